@@ -1,0 +1,104 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/airlock-dev/airlock/sdk/assessor"
+	"github.com/airlock-dev/airlock/sdk/handshake"
+)
+
+// assessJSON is the machine-readable form of a verdict.
+type assessJSON struct {
+	Command        string   `json:"command"`
+	Description    string   `json:"description"`
+	RiskLevel      string   `json:"risk_level"`
+	RiskCategories []string `json:"risk_categories"`
+	Source         string   `json:"source"`
+	Evidence       []string `json:"evidence,omitempty"`
+}
+
+func runAssess(ctx context.Context, args []string, stdio Stdio, e env) int {
+	fs := pflag.NewFlagSet("assess", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "print JSON")
+	batch := fs.Bool("batch", false, "one command line per stdin line, one JSON object per line out")
+	if err := fs.Parse(args); err != nil {
+		return exitCode(stdio.Err, usagef("assess: %v", err))
+	}
+	if *batch == (fs.NArg() > 0) {
+		return exitCode(stdio.Err, usagef("assess: give one command line, or --batch with lines on stdin"))
+	}
+	a, err := newApp(e, nil, nil)
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
+	defer a.close()
+	entry, err := findEntry(a, handshake.KindAssessor, a.cfg.Assessor.Backend)
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
+	as, err := a.host.Assessor(ctx, entry)
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
+	one := func(line string) (*assessJSON, error) {
+		cctx, cancel := context.WithTimeout(ctx, a.cfg.Assessor.Timeout)
+		defer cancel()
+		v, err := as.Assess(cctx, &assessor.Request{CommandLine: line, Cwd: a.cwd, Platform: runtime.GOOS,
+			Sandbox: assessor.SandboxSummary{Mode: a.cfg.Sandbox.Mode, Network: a.cfg.Sandbox.Network, WritableRoots: []string{a.cwd}}})
+		if err != nil {
+			return nil, err
+		}
+		out := &assessJSON{Command: line, Description: v.Description, RiskLevel: v.Level.String(), RiskCategories: []string{}, Source: v.Source}
+		for _, c := range v.Categories {
+			out.RiskCategories = append(out.RiskCategories, string(c))
+		}
+		for _, ev := range v.Evidence {
+			out.Evidence = append(out.Evidence, fmt.Sprintf("%s: %s (%s)", ev.Segment, ev.Rule, ev.Level))
+		}
+		return out, nil
+	}
+	if !*batch {
+		v, err := one(strings.Join(fs.Args(), " "))
+		if err != nil {
+			return exitCode(stdio.Err, err)
+		}
+		if *asJSON {
+			b, _ := json.Marshal(v)
+			fmt.Fprintln(stdio.Out, string(b))
+		} else {
+			fmt.Fprintf(stdio.Out, "%s risk: %s\n", strings.ToUpper(v.RiskLevel), v.Description)
+			if len(v.RiskCategories) > 0 {
+				fmt.Fprintf(stdio.Out, "categories: %s\n", strings.Join(v.RiskCategories, ", "))
+			}
+		}
+		return ExitOK
+	}
+	sc := bufio.NewScanner(stdio.In)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	w := bufio.NewWriter(stdio.Out)
+	defer w.Flush()
+	enc := json.NewEncoder(w)
+	for sc.Scan() {
+		v, err := one(sc.Text())
+		if err != nil {
+			w.Flush()
+			return exitCode(stdio.Err, err)
+		}
+		if err := enc.Encode(v); err != nil {
+			return exitCode(stdio.Err, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return exitCode(stdio.Err, fmt.Errorf("assess: read stdin: %w", err))
+	}
+	return ExitOK
+}

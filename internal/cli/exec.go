@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/airlock-dev/airlock/internal/config"
+	"github.com/airlock-dev/airlock/internal/ptyexec"
+	"github.com/airlock-dev/airlock/internal/term"
+	"github.com/airlock-dev/airlock/sdk/handshake"
+	"github.com/airlock-dev/airlock/sdk/sandbox"
+)
+
+// execFlags are the flags of `airlock exec`.
+type execFlags struct {
+	fs       *pflag.FlagSet
+	mode     string
+	addDirs  []string
+	denyRead []string
+	network  string
+	approval string
+	backend  string
+}
+
+func newExecFlags(name string) *execFlags {
+	f := &execFlags{fs: pflag.NewFlagSet(name, pflag.ContinueOnError)}
+	f.fs.SetInterspersed(false)
+	f.fs.SetOutput(io.Discard)
+	f.fs.StringVarP(&f.mode, "sandbox", "s", "", "read-only | workspace-write | danger-full-access")
+	f.fs.StringArrayVar(&f.addDirs, "add-dir", nil, "extra writable root (repeatable)")
+	f.fs.StringArrayVar(&f.denyRead, "deny-read", nil, "hide a path from reads (repeatable)")
+	f.fs.StringVar(&f.network, "network", "", "off | on")
+	f.fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "untrusted | on-failure | on-request | never")
+	f.fs.StringVar(&f.backend, "backend", "", "sandbox plugin to use")
+	return f
+}
+
+// layer turns the flags that were set into a config layer.
+func (f *execFlags) layer() (map[string]any, map[string]string) {
+	m, names := map[string]any{}, map[string]string{}
+	set := func(flag, key string, v any) {
+		if f.fs.Changed(flag) {
+			m[key], names[key] = v, "--"+flag
+		}
+	}
+	set("sandbox", "sandbox.mode", f.mode)
+	set("network", "sandbox.network", f.network)
+	set("ask-for-approval", "approval.policy", f.approval)
+	set("backend", "sandbox.backend", f.backend)
+	return m, names
+}
+
+func (f *execFlags) parse(args []string) ([]string, error) {
+	if err := f.fs.Parse(args); err != nil {
+		return nil, usagef("exec: %v", err)
+	}
+	rest := f.fs.Args()
+	if len(rest) == 0 {
+		return nil, usagef("exec: no command given (usage: airlock exec [flags] -- CMD [ARGS...])")
+	}
+	return rest, nil
+}
+
+func runExec(ctx context.Context, args []string, stdio Stdio, e env) int {
+	f := newExecFlags("exec")
+	argv, err := f.parse(args)
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
+	return execute(ctx, f, argv, stdio, e)
+}
+
+// runSh is the drop-in for `$SHELL -c STRING`: the string runs under
+// /bin/sh inside the chamber.
+func runSh(ctx context.Context, args []string, stdio Stdio, e env) int {
+	if len(args) < 2 || args[0] != "-c" {
+		return exitCode(stdio.Err, usagef("sh: usage: airlock sh -c STRING [ARG0 [ARGS...]]"))
+	}
+	return execute(ctx, newExecFlags("sh"), append([]string{"/bin/sh", "-c"}, args[1:]...), stdio, e)
+}
+
+func execute(ctx context.Context, f *execFlags, argv []string, stdio Stdio, e env) int {
+	layer, names := f.layer()
+	a, err := newApp(e, layer, names)
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
+	defer a.close()
+	started := time.Now()
+	code, err := a.run(ctx, f, argv, stdio)
+	a.log.Slog.Info("exec", "argv0", filepath.Base(argv[0]), "mode", a.cfg.Sandbox.Mode, "exit", code, "elapsed", time.Since(started))
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
+	return code
+}
+
+func (a *app) policy(f *execFlags) (sandbox.Policy, error) {
+	mode, err := sandbox.ParseMode(a.cfg.Sandbox.Mode)
+	if err != nil {
+		return sandbox.Policy{}, err
+	}
+	network, err := sandbox.ParseNetwork(a.cfg.Sandbox.Network)
+	if err != nil {
+		return sandbox.Policy{}, err
+	}
+	p := sandbox.Policy{Mode: mode, Network: network, ProtectedNames: a.cfg.Sandbox.ProtectedNames, AllowDegraded: a.cfg.Sandbox.AllowDegraded}
+	if mode == sandbox.ModeWorkspaceWrite {
+		roots := append([]string{a.cwd}, a.cfg.Sandbox.AddDirs...)
+		roots = append(roots, f.addDirs...)
+		for _, r := range roots {
+			abs, err := a.absPath(r)
+			if err != nil {
+				return p, usagef("--add-dir %s: %v", r, err)
+			}
+			if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+				return p, usagef("--add-dir %s: not an existing directory", r)
+			}
+			p.WritableRoots = appendUnique(p.WritableRoots, abs)
+		}
+	}
+	for _, d := range append(append([]string{}, a.cfg.Sandbox.DenyRead...), f.denyRead...) {
+		abs, err := a.absPath(d)
+		if err != nil {
+			return p, usagef("--deny-read %s: %v", d, err)
+		}
+		p.DenyRead = appendUnique(p.DenyRead, abs)
+	}
+	return p, nil
+}
+
+func (a *app) absPath(p string) (string, error) {
+	p = config.Expand(p, a.dirs.Home)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(a.cwd, p)
+	}
+	p = filepath.Clean(p)
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return p, nil
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// run is the exec path: policy, plugin, launch spec, PTY or pipes, status.
+func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio) (int, error) {
+	pol, err := a.policy(f)
+	if err != nil {
+		return 0, err
+	}
+	tty := term.IsTerminal(stdio.In) && term.IsTerminal(stdio.Out)
+	opts := ptyexec.Options{TTY: tty, TailBytes: 8192}
+	if pol.Mode == sandbox.ModeDangerFullAccess {
+		path, err := lookPath(argv[0], a.env.m["PATH"], a.cwd)
+		if err != nil {
+			return 127, fmt.Errorf("%s: command not found", argv[0])
+		}
+		res, err := ptyexec.Run(ctx, ptyexec.Spec{Argv: append([]string{path}, argv[1:]...), Env: a.env.list, Dir: a.cwd}, ptyexec.Stdio(stdio), opts)
+		return res.ExitCode, err
+	}
+	entry, err := findEntry(a, handshake.KindSandbox, a.cfg.Sandbox.Backend)
+	if err != nil {
+		return 0, err
+	}
+	sb, err := a.host.Sandbox(ctx, entry)
+	if err != nil {
+		return 0, err
+	}
+	info, err := sb.Info(ctx, &sandbox.InfoRequest{})
+	if err != nil {
+		return 0, err
+	}
+	if err := requireCapabilities(info, pol); err != nil {
+		return 0, err
+	}
+	req := &sandbox.PrepareRequest{
+		Command: sandbox.Command{Argv: argv, Cwd: a.cwd, Env: a.env.list},
+		Policy:  pol,
+		TTY:     tty,
+	}
+	prep, err := sb.Prepare(ctx, req)
+	if err != nil {
+		return 0, err
+	}
+	spec := ptyexec.Spec{Argv: prep.Spec.Argv, Env: prep.Spec.Env, Dir: prep.Spec.Cwd}
+	reports := make([]*reportPipe, 0, len(prep.Spec.ExtraFiles))
+	for range prep.Spec.ExtraFiles {
+		rp, err := newReportPipe()
+		if err != nil {
+			return 0, err
+		}
+		defer rp.close()
+		reports = append(reports, rp)
+		spec.ExtraFiles = append(spec.ExtraFiles, rp.w)
+	}
+	res, err := ptyexec.Run(ctx, spec, ptyexec.Stdio(stdio), opts)
+	for _, rp := range reports {
+		rp.w.Close()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("run %s: %w", argv[0], err)
+	}
+	var report []byte
+	for _, rp := range reports {
+		report = append(report, rp.wait()...)
+	}
+	if msg := setupError(report); msg != "" {
+		// The launcher printed its reason already; the status says it was
+		// airlock, not the command, that failed.
+		a.log.Slog.Error("sandbox setup failed", "detail", msg)
+		return ExitError, nil
+	}
+	if res.ExitCode != 0 {
+		a.explain(ctx, sb, req, res, report, stdio.Err)
+	}
+	return res.ExitCode, nil
+}
+
+// explain asks the backend what it blocked and says so in one line per
+// denial, on stderr, after the command's own output.
+func (a *app) explain(ctx context.Context, sb sandbox.Sandbox, req *sandbox.PrepareRequest, res ptyexec.Result, report []byte, w io.Writer) {
+	ex, err := sb.Explain(ctx, &sandbox.ExplainRequest{Prepared: *req, ExitCode: res.ExitCode, Signal: res.Signal, OutputTail: res.Tail, Report: report})
+	if err != nil {
+		a.log.Slog.Warn("explain failed", "error", err)
+		return
+	}
+	for _, d := range ex.Denials {
+		what := d.Path
+		if d.Kind == sandbox.DenialNetwork {
+			what = d.Host
+			if d.Port != 0 {
+				what = fmt.Sprintf("%s:%d", d.Host, d.Port)
+			}
+		}
+		if what == "" {
+			what = d.Syscall
+		}
+		guess := ""
+		if d.Guessed {
+			guess = " (inferred from output)"
+		}
+		fmt.Fprintf(w, "airlock: the sandbox blocked %s %s%s\n", d.Kind, what, guess)
+	}
+}
+
+func requireCapabilities(info *sandbox.Info, p sandbox.Policy) error {
+	need := []string{}
+	if p.Network == sandbox.NetworkOff {
+		need = append(need, sandbox.CapNetworkOff)
+	}
+	if len(p.DenyRead) > 0 {
+		need = append(need, sandbox.CapDenyRead)
+	}
+	if p.Mode == sandbox.ModeWorkspaceWrite && len(p.ProtectedNames) > 0 {
+		need = append(need, sandbox.CapProtectedPaths)
+	}
+	var missing []string
+	for _, c := range need {
+		if !info.Has(c) {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("sandbox backend %s cannot enforce %s, which the policy needs; choose another backend with --backend or relax the policy", info.Name, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+func findEntry(a *app, kind, name string) (pluginEntry, error) {
+	return findPlugin(a.entries, kind, name)
+}
+
+// lookPath resolves a command name against PATH from the given
+// environment, not the host process's.
+func lookPath(name, path, cwd string) (string, error) {
+	if strings.Contains(name, "/") {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(cwd, name)
+		}
+		return name, nil
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = cwd
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
+}
+
+// reportPipe carries the launcher's report back to the host.
+type reportPipe struct {
+	r, w *os.File
+	done chan []byte
+}
+
+func newReportPipe() (*reportPipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("report pipe: %w", err)
+	}
+	rp := &reportPipe{r: r, w: w, done: make(chan []byte, 1)}
+	go func() {
+		b, _ := io.ReadAll(io.LimitReader(r, 1<<20))
+		rp.done <- b
+	}()
+	return rp, nil
+}
+
+func (rp *reportPipe) wait() []byte {
+	select {
+	case b := <-rp.done:
+		return b
+	case <-time.After(500 * time.Millisecond):
+		return nil
+	}
+}
+
+func (rp *reportPipe) close() { rp.r.Close(); rp.w.Close() }
+
+func setupError(report []byte) string {
+	for _, line := range strings.Split(string(report), "\n") {
+		if strings.Contains(line, `"event":"setup_error"`) {
+			return line
+		}
+	}
+	return ""
+}
+

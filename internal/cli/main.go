@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/buildinfo"
+)
+
+// Stdio are the streams a command line runs with.
+type Stdio struct {
+	In  *os.File
+	Out *os.File
+	Err *os.File
+}
+
+// env is the process environment as a map, with the original list kept
+// for passing on unchanged.
+type env struct {
+	m    map[string]string
+	list []string
+}
+
+func newEnv(list []string) env {
+	m := make(map[string]string, len(list))
+	for _, kv := range list {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return env{m: m, list: list}
+}
+
+// Main runs one airlock command line and returns its exit status.
+func Main(ctx context.Context, args []string, stdio Stdio, environ []string) int {
+	closeInheritedFDs()
+	e := newEnv(environ)
+	if len(args) == 0 {
+		printHelp(stdio.Err)
+		return ExitError
+	}
+	var err error
+	switch args[0] {
+	case "exec":
+		return runExec(ctx, args[1:], stdio, e)
+	case "sh":
+		return runSh(ctx, args[1:], stdio, e)
+	case "plugins":
+		err = runPlugins(ctx, args[1:], stdio, e)
+	case "config":
+		err = runConfig(args[1:], stdio, e)
+	case "doctor":
+		err = runDoctor(ctx, args[1:], stdio, e)
+	case "assess":
+		return runAssess(ctx, args[1:], stdio, e)
+	case "version", "--version":
+		fmt.Fprintln(stdio.Out, "airlock", buildinfo.Version())
+	case "help", "-h", "--help":
+		printHelp(stdio.Out)
+	case "check", "init", "hook", "mcp", "rules", "audit":
+		err = fmt.Errorf("'airlock %s' is not available in this build yet; 'airlock exec' and 'airlock sh -c' work today", args[0])
+	default:
+		err = usagef("unknown command %q", args[0])
+	}
+	return exitCode(stdio.Err, err)
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprint(w, `airlock puts a command through one chamber: rules, a sandbox, a risk
+assessment and an approval asked inline in your terminal.
+
+Usage:
+  airlock exec [flags] -- CMD [ARGS...]   run one command in the sandbox; exit status = the command's
+      -s, --sandbox MODE                  read-only | workspace-write | danger-full-access
+          --add-dir DIR                   extra writable root (repeatable)
+          --deny-read PATH                hide a path from reads (repeatable)
+          --network off|on                network policy
+      -a, --ask-for-approval POLICY       untrusted | on-failure | on-request | never
+          --backend NAME                  sandbox plugin to use
+  airlock sh -c STRING                    drop-in for $SHELL -c
+  airlock assess [--json] [--batch] [CMDLINE]   assess one command line, or one per stdin line
+  airlock plugins list                    discovered plugins, versions, capabilities
+  airlock config [--keys]                 effective configuration and where each value came from
+  airlock doctor                          what this machine supports
+  airlock version
+
+Exit status: the command's own; 128+N when it died of signal N; 126 when airlock
+refused to run it; 125 for airlock's own errors.
+`)
+}

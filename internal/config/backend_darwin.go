@@ -1,0 +1,3 @@
+package config
+
+const defaultBackend = "sandbox-macos"

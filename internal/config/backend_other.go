@@ -1,0 +1,5 @@
+//go:build !linux && !darwin
+
+package config
+
+const defaultBackend = "none"

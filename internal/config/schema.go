@@ -1,0 +1,149 @@
+package config
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// kind is the type of a config value.
+type kind int
+
+const (
+	kString kind = iota
+	kBool
+	kList
+	kDuration
+)
+
+// field describes one key: its type, its check, and whether a project file
+// may set it. Security-relevant keys (which binaries run, how weak the
+// sandbox may get) are only taken from system and user files, the
+// environment and flags.
+type field struct {
+	kind      kind
+	check     func(any) error
+	noProject bool
+	doc       string
+}
+
+func oneOf(vals ...string) func(any) error {
+	return func(v any) error {
+		s, _ := v.(string)
+		for _, x := range vals {
+			if s == x {
+				return nil
+			}
+		}
+		return fmt.Errorf("%q is not one of %s", s, strings.Join(vals, ", "))
+	}
+}
+
+var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+
+func name(v any) error {
+	if s, _ := v.(string); !namePattern.MatchString(s) {
+		return fmt.Errorf("%q is not a plugin name (lowercase letters, digits, - and _)", s)
+	}
+	return nil
+}
+
+func absPath(v any) error {
+	if s, _ := v.(string); !filepath.IsAbs(s) {
+		return fmt.Errorf("%q is not an absolute path", s)
+	}
+	return nil
+}
+
+var sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+func sha256Hex(v any) error {
+	if s, _ := v.(string); !sha256Pattern.MatchString(s) {
+		return fmt.Errorf("%q is not a SHA-256 in lowercase hex (64 characters)", s)
+	}
+	return nil
+}
+
+func positiveDuration(v any) error {
+	if d, _ := v.(time.Duration); d <= 0 || d > 10*time.Minute {
+		return fmt.Errorf("%v is not a duration between 0 and 10m", v)
+	}
+	return nil
+}
+
+// schema lists every fixed key. Keys under plugins.NAME are checked by
+// pluginField.
+var schema = map[string]field{
+	"sandbox.mode":            {kind: kString, check: oneOf("read-only", "workspace-write", "danger-full-access"), doc: "sandbox mode"},
+	"sandbox.network":         {kind: kString, check: oneOf("off", "on"), doc: "network policy"},
+	"sandbox.backend":         {kind: kString, check: name, noProject: true, doc: "sandbox plugin name"},
+	"sandbox.add_dirs":        {kind: kList, doc: "extra writable roots"},
+	"sandbox.deny_read":       {kind: kList, doc: "paths hidden from reads"},
+	"sandbox.protected_names": {kind: kList, doc: "names kept read-only under writable roots"},
+	"sandbox.allow_degraded":  {kind: kBool, noProject: true, doc: "accept the Landlock-only mode without user namespaces"},
+	"approval.policy":         {kind: kString, check: oneOf("untrusted", "on-failure", "on-request", "never"), doc: "approval policy"},
+	"assessor.backend":        {kind: kString, check: name, noProject: true, doc: "assessor plugin name"},
+	"assessor.timeout":        {kind: kDuration, check: positiveDuration, doc: "deadline for one assessment"},
+	"plugin.start_timeout":    {kind: kDuration, check: positiveDuration, noProject: true, doc: "deadline for a plugin to start"},
+	"plugin.call_timeout":     {kind: kDuration, check: positiveDuration, noProject: true, doc: "deadline for one sandbox call"},
+	"log.level":               {kind: kString, check: oneOf("trace", "debug", "info", "warn", "error"), doc: "host log level"},
+	"trusted_projects":        {kind: kList, noProject: true, doc: "project roots whose .airlock/ config and rules load"},
+}
+
+var pluginKeys = map[string]field{
+	"kind":   {kind: kString, check: oneOf("sandbox", "assessor"), noProject: true},
+	"path":   {kind: kString, check: absPath, noProject: true},
+	"sha256": {kind: kString, check: sha256Hex, noProject: true},
+}
+
+// lookupField finds the schema entry for a flattened key.
+func lookupField(key string) (field, bool) {
+	if f, ok := schema[key]; ok {
+		return f, true
+	}
+	parts := strings.Split(key, ".")
+	if len(parts) == 3 && parts[0] == "plugins" && namePattern.MatchString(parts[1]) {
+		f, ok := pluginKeys[parts[2]]
+		return f, ok
+	}
+	return field{}, false
+}
+
+// defaults are the built-in values: the safe choice everywhere.
+func defaults() map[string]any {
+	return map[string]any{
+		"sandbox.mode":            "workspace-write",
+		"sandbox.network":         "off",
+		"sandbox.backend":         defaultBackend,
+		"sandbox.add_dirs":        []string{},
+		"sandbox.deny_read":       []string{"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.docker/config.json", "~/.netrc", "~/.password-store", "~/.npmrc", "~/.pypirc"},
+		"sandbox.protected_names": []string{".git", ".airlock"},
+		"sandbox.allow_degraded":  false,
+		"approval.policy":         "on-failure",
+		"assessor.backend":        "assessor",
+		"assessor.timeout":        5 * time.Second,
+		"plugin.start_timeout":    5 * time.Second,
+		"plugin.call_timeout":     10 * time.Second,
+		"log.level":               "info",
+		"trusted_projects":        []string{},
+	}
+}
+
+// KeyDocs lists every fixed key with its description, sorted, plus the
+// per-plugin keys.
+func KeyDocs() [][2]string {
+	out := make([][2]string, 0, len(schema)+3)
+	for k, f := range schema {
+		out = append(out, [2]string{k, f.doc})
+	}
+	out = append(out,
+		[2]string{"plugins.NAME.kind", "sandbox or assessor"},
+		[2]string{"plugins.NAME.path", "absolute path of the plugin binary"},
+		[2]string{"plugins.NAME.sha256", "pinned SHA-256 of the binary (optional)"},
+	)
+	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
+	return out
+}

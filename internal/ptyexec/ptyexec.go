@@ -1,0 +1,318 @@
+package ptyexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+
+	"github.com/airlock-dev/airlock/internal/term"
+)
+
+// Spec is what to run.
+type Spec struct {
+	Argv []string
+	Env  []string
+	Dir  string
+	// ExtraFiles are passed as descriptors 3, 4, ….
+	ExtraFiles []*os.File
+}
+
+// Stdio are the user's streams.
+type Stdio struct {
+	In, Out, Err *os.File
+}
+
+// Options tune a run.
+type Options struct {
+	// TTY runs the command on a PTY. The caller decides, normally when
+	// both In and Out are terminals.
+	TTY bool
+	// TailBytes is how much of the output to keep for Explain (PTY only).
+	TailBytes int
+	// KillGrace is how long a forwarded SIGTERM or SIGHUP may take before
+	// the command is killed.
+	KillGrace time.Duration
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	// ExitCode is the command's status, 128+N when it died of signal N.
+	ExitCode int
+	// Signal is N when the command died of signal N.
+	Signal int
+	// Tail is the end of the output, when kept.
+	Tail []byte
+}
+
+// ErrStart wraps a failure to start the command at all.
+var ErrStart = errors.New("start command")
+
+// Run runs spec and waits for it. ctx ending kills the command.
+func Run(ctx context.Context, spec Spec, io Stdio, opts Options) (Result, error) {
+	if len(spec.Argv) == 0 {
+		return Result{}, fmt.Errorf("%w: empty argv", ErrStart)
+	}
+	if opts.KillGrace <= 0 {
+		opts.KillGrace = 3 * time.Second
+	}
+	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, ExtraFiles: spec.ExtraFiles}
+	if opts.TTY {
+		return runPTY(ctx, cmd, io, opts)
+	}
+	return runPipes(ctx, cmd, io, opts)
+}
+
+// runPipes hands the command the caller's own descriptors: output is
+// byte-identical, stdout and stderr stay apart, and `$(…)`, pipes and
+// redirections behave as without airlock.
+func runPipes(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (Result, error) {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.In, stdio.Out, stdio.Err
+	// A new session: no controlling terminal, so the command can neither
+	// push input into the user's terminal nor signal the caller's group.
+	cmd.SysProcAttr = sysProcAttr(false)
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	stop := forwardSignals(ctx, cmd.Process, false, opts.KillGrace)
+	defer stop()
+	return wait(cmd)
+}
+
+func wait(cmd *exec.Cmd) (Result, error) {
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return Result{}, err
+	}
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return Result{ExitCode: 128 + int(ws.Signal()), Signal: int(ws.Signal())}, nil
+	}
+	return Result{ExitCode: ws.ExitStatus()}, nil
+}
+
+// forwardSignals passes the host's signals to the command. On a PTY the
+// terminal already delivers keyboard signals to the command, and raw mode
+// means the host sees none; SIGTERM and SIGHUP are forwarded, and if the
+// command ignores them it is killed after grace.
+func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Duration) (stop func()) {
+	sigs := []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGUSR2}
+	if !tty {
+		sigs = append(sigs, syscall.SIGINT, syscall.SIGQUIT)
+	}
+	ch := make(chan os.Signal, 8)
+	signal.Notify(ch, sigs...)
+	done := make(chan struct{})
+	go func() {
+		var killAt <-chan time.Time
+		for {
+			select {
+			case s := <-ch:
+				_ = p.Signal(s)
+				if (s == syscall.SIGTERM || s == syscall.SIGHUP) && killAt == nil {
+					killAt = time.After(grace)
+				}
+			case <-killAt:
+				_ = p.Kill()
+			case <-ctx.Done():
+				_ = p.Signal(syscall.SIGTERM)
+				if killAt == nil {
+					killAt = time.After(grace)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
+}
+
+// runPTY runs the command on a new PTY, with the user's terminal in raw
+// mode for exactly as long as the command runs.
+func runPTY(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (res Result, err error) {
+	master, slave, err := pty.Open()
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: open pty: %v", ErrStart, err)
+	}
+	defer master.Close()
+	if cols, rows, err := term.Size(stdio.Out); err == nil {
+		_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = sysProcAttr(true)
+	raw, err := term.MakeRaw(stdio.In)
+	if err != nil {
+		slave.Close()
+		return Result{}, fmt.Errorf("%w: raw mode: %v", ErrStart, err)
+	}
+	defer raw.Restore()
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	slave.Close()
+
+	stopSig := forwardSignals(ctx, cmd.Process, true, opts.KillGrace)
+	defer stopSig()
+	stopWinch := forwardResize(stdio.Out, master)
+	defer stopWinch()
+
+	tail := newTail(opts.TailBytes)
+	outDone := make(chan struct{})
+	go func() {
+		defer close(outDone)
+		copyOutput(io.MultiWriter(stdio.Out, tail), master)
+	}()
+	in, err := newInputCopier(stdio.In, master)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_, _ = wait(cmd)
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	res, err = wait(cmd)
+	// Stop reading the user's keyboard before anything else: keys typed
+	// from now on belong to the shell.
+	in.stop()
+	// Output still in the PTY is drained; a process that kept the PTY open
+	// (only possible without a sandbox) cannot hold the host forever.
+	_ = master.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	<-outDone
+	res.Tail = tail.bytes()
+	return res, err
+}
+
+// copyOutput copies until the PTY reports EOF or EIO (every slave closed)
+// or a read deadline passes with nothing more to read.
+func copyOutput(dst io.Writer, master *os.File) {
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := master.Read(buf)
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+			// Keep draining while output flows.
+			_ = master.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func forwardResize(out, master *os.File) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGWINCH)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				if cols, rows, err := term.Size(out); err == nil {
+					_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() { signal.Stop(ch); close(done) }
+}
+
+// inputCopier copies the user's keyboard to the PTY, polling both the
+// keyboard and a wake-up pipe so it can stop without consuming a key.
+type inputCopier struct {
+	wakeR, wakeW *os.File
+	done         chan struct{}
+	once         sync.Once
+}
+
+func newInputCopier(in, master *os.File) (*inputCopier, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	c := &inputCopier{wakeR: r, wakeW: w, done: make(chan struct{})}
+	go c.run(int(in.Fd()), master)
+	return c, nil
+}
+
+func (c *inputCopier) run(fd int, master *os.File) {
+	defer close(c.done)
+	buf := make([]byte, 4096)
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(c.wakeR.Fd()), Events: unix.POLLIN}}
+	for {
+		fds[0].Revents, fds[1].Revents = 0, 0
+		if _, err := unix.Poll(fds, -1); err != nil {
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			return
+		}
+		if fds[1].Revents != 0 {
+			return
+		}
+		if fds[0].Revents&(unix.POLLIN|unix.POLLHUP|unix.POLLERR) == 0 {
+			continue
+		}
+		n, err := unix.Read(fd, buf)
+		if n > 0 {
+			if _, werr := master.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil && !errors.Is(err, unix.EINTR) && !errors.Is(err, unix.EAGAIN) {
+			return
+		}
+		if n == 0 && err == nil {
+			return // EOF
+		}
+	}
+}
+
+func (c *inputCopier) stop() {
+	c.once.Do(func() {
+		_, _ = c.wakeW.Write([]byte{0})
+		<-c.done
+		c.wakeR.Close()
+		c.wakeW.Close()
+	})
+}
+
+// tailBuffer keeps the last n bytes written.
+type tailBuffer struct {
+	mu  sync.Mutex
+	n   int
+	buf []byte
+}
+
+func newTail(n int) *tailBuffer { return &tailBuffer{n: n} }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	if t.n <= 0 {
+		return len(p), nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.n {
+		t.buf = append(t.buf[:0:0], t.buf[len(t.buf)-t.n:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) bytes() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]byte(nil), t.buf...)
+}

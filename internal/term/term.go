@@ -1,0 +1,46 @@
+// Package term handles the user's terminal: detection, raw mode with an
+// exact restore, and window size.
+package term
+
+import (
+	"os"
+
+	"github.com/mattn/go-isatty"
+	xterm "golang.org/x/term"
+)
+
+// IsTerminal reports whether f is a terminal.
+func IsTerminal(f *os.File) bool {
+	return f != nil && isatty.IsTerminal(f.Fd())
+}
+
+// State is a saved terminal mode.
+type State struct {
+	fd    int
+	saved *xterm.State
+}
+
+// MakeRaw puts f in raw mode and returns the state to restore.
+func MakeRaw(f *os.File) (*State, error) {
+	s, err := xterm.MakeRaw(int(f.Fd()))
+	if err != nil {
+		return nil, err
+	}
+	return &State{fd: int(f.Fd()), saved: s}, nil
+}
+
+// Restore puts the terminal back exactly as it was. It is safe to call more
+// than once and on a nil State.
+func (s *State) Restore() error {
+	if s == nil || s.saved == nil {
+		return nil
+	}
+	err := xterm.Restore(s.fd, s.saved)
+	s.saved = nil
+	return err
+}
+
+// Size returns the terminal's columns and rows.
+func Size(f *os.File) (cols, rows int, err error) {
+	return xterm.GetSize(int(f.Fd()))
+}

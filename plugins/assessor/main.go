@@ -1,0 +1,10 @@
+// Command airlock-assessor is airlock's built-in risk assessor plugin: an
+// offline, deterministic rules engine over the parsed command line.
+package main
+
+import (
+	"github.com/airlock-dev/airlock/plugins/assessor/internal/rules"
+	"github.com/airlock-dev/airlock/sdk/assessor"
+)
+
+func main() { assessor.Serve(rules.New()) }

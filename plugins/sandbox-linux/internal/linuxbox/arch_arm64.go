@@ -1,0 +1,8 @@
+//go:build linux && arm64
+
+package linuxbox
+
+const (
+	auditArch = 0xc00000b7 // AUDIT_ARCH_AARCH64
+	x32Bit    = 0
+)

@@ -1,0 +1,243 @@
+package linuxbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Exit statuses of the launcher itself, as a shell gives them.
+const (
+	exitSetup    = 125 // the sandbox could not be built; the report says why
+	exitNoExec   = 126 // the command exists but cannot be executed
+	exitNotFound = 127 // the command does not exist
+)
+
+// RunLauncher runs one launcher stage and returns its exit status. args[0]
+// is the hidden stage argument and args[1] the encoded launch config.
+func RunLauncher(args []string) int {
+	if len(args) < 2 {
+		fmt.Fprintln(os.Stderr, "airlock: the sandbox launcher is started by airlock, not by hand")
+		return exitSetup
+	}
+	if args[0] == initArg && args[1] == probeArg {
+		return probeChild()
+	}
+	cfg, err := decodeConfig(args[1])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "airlock: %v\n", err)
+		return exitSetup
+	}
+	rep := newReporter(cfg.ReportFD)
+	if args[0] == initArg {
+		return stageInit(cfg, rep)
+	}
+	return stageOuter(cfg, rep, args[1])
+}
+
+func setupFailed(rep *reporter, err error) int {
+	rep.emit(reportEvent{Event: "setup_error", Detail: err.Error()})
+	fmt.Fprintf(os.Stderr, "airlock: sandbox setup failed: %v; run 'airlock doctor' to see what this machine supports\n", err)
+	return exitSetup
+}
+
+// forwarded are the signals the outer stages pass inward. With a terminal,
+// the interrupt, quit and window-change signals already reach the command's
+// process group from the tty, so they are caught (to keep the launcher alive)
+// but not forwarded twice.
+var forwarded = []os.Signal{
+	syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP,
+	syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH, syscall.SIGTSTP,
+	syscall.SIGCONT, syscall.SIGALRM,
+}
+
+func fromTTY(s os.Signal) bool {
+	switch s {
+	case syscall.SIGINT, syscall.SIGQUIT, syscall.SIGWINCH, syscall.SIGTSTP:
+		return true
+	}
+	return false
+}
+
+func forward(tty bool, pid int) (stop func()) {
+	ch := make(chan os.Signal, 16)
+	signal.Notify(ch, forwarded...)
+	go func() {
+		for s := range ch {
+			if tty && fromTTY(s) {
+				continue
+			}
+			_ = syscall.Kill(pid, s.(syscall.Signal))
+		}
+	}()
+	return func() { signal.Stop(ch) }
+}
+
+// stageOuter runs in the host's PTY. It creates the namespaces by starting
+// the init stage in them, forwards signals and returns the init stage's
+// status.
+func stageOuter(cfg *launchConfig, rep *reporter, enc string) int {
+	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS)
+	if !cfg.NetworkOn {
+		flags |= unix.CLONE_NEWNET
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	if cfg.ReportFD >= 0 {
+		files = append(files, os.NewFile(uintptr(cfg.ReportFD), "report"))
+	}
+	self := "/proc/self/exe"
+	p, err := os.StartProcess(self, []string{self, initArg, enc}, &os.ProcAttr{
+		Files: files,
+		Env:   os.Environ(),
+		Sys: &syscall.SysProcAttr{
+			Cloneflags:                 flags,
+			UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+			GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+			GidMappingsEnableSetgroups: false,
+			Pdeathsig:                  syscall.SIGKILL,
+		},
+	})
+	if err != nil {
+		if cfg.Degraded && userNSRefused(err) {
+			return stageDegraded(cfg, rep)
+		}
+		return setupFailed(rep, fmt.Errorf("create namespaces: %w", err))
+	}
+	stop := forward(cfg.TTY, p.Pid)
+	defer stop()
+	st, err := p.Wait()
+	if err != nil {
+		return setupFailed(rep, fmt.Errorf("wait for sandbox: %w", err))
+	}
+	return statusCode(st.Sys().(syscall.WaitStatus))
+}
+
+func userNSRefused(err error) bool {
+	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) ||
+		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EUSERS)
+}
+
+func statusCode(ws syscall.WaitStatus) int {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
+
+// stageInit is PID 1 of the sandbox's PID namespace.
+func stageInit(cfg *launchConfig, rep *reporter) int {
+	// The command is forked from this thread, which carries its dropped
+	// credentials; it is never unlocked, so it dies with the process.
+	runtime.LockOSThread()
+	if err := buildRoot(cfg); err != nil {
+		return setupFailed(rep, err)
+	}
+	if !cfg.NetworkOn {
+		if err := loopbackUp(); err != nil {
+			return setupFailed(rep, fmt.Errorf("bring up loopback: %w", err))
+		}
+	}
+	if err := restrict(cfg, true); err != nil {
+		return setupFailed(rep, err)
+	}
+	return runAndReap(cfg, rep)
+}
+
+// restrict drops every capability and applies Landlock and seccomp to this
+// process and everything it starts. namespaces says whether the mount and
+// network namespaces already enforce the policy's first layer.
+func restrict(cfg *launchConfig, namespaces bool) error {
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("drop capabilities: %w", err)
+	}
+	if err := applyLandlock(cfg, namespaces); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	if err := installSeccomp(filterOptions{networkOff: !cfg.NetworkOn, denyInet: !cfg.NetworkOn && !namespaces}); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
+	}
+	// Nothing the caller leaked reaches the command: os.StartProcess passes
+	// only 0, 1 and 2, and every other descriptor is close-on-exec.
+	_ = unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	return nil
+}
+
+// runAndReap starts the command as a child and waits for it, reaping any
+// orphan that lands on this process meanwhile. It returns the command's
+// status; the caller exits, which (as PID 1) kills whatever is left.
+func runAndReap(cfg *launchConfig, rep *reporter) int {
+	path, err := exec.LookPath(cfg.Argv[0])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "airlock: %s: command not found\n", cfg.Argv[0])
+		rep.emit(reportEvent{Event: "exit", Code: exitNotFound, Detail: "command not found"})
+		return exitNotFound
+	}
+	p, err := os.StartProcess(path, cfg.Argv, &os.ProcAttr{
+		Dir:   cfg.Cwd,
+		Env:   os.Environ(),
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "airlock: %s: %v\n", cfg.Argv[0], unwrapPathErr(err))
+		rep.emit(reportEvent{Event: "exit", Code: exitNoExec, Detail: err.Error()})
+		if errors.Is(err, syscall.ENOENT) {
+			return exitNotFound
+		}
+		return exitNoExec
+	}
+	stop := forward(cfg.TTY, p.Pid)
+	defer stop()
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return setupFailed(rep, fmt.Errorf("wait: %w", err))
+		}
+		if wpid != p.Pid || !(ws.Exited() || ws.Signaled()) {
+			continue
+		}
+		code := statusCode(ws)
+		ev := reportEvent{Event: "exit", Code: code}
+		if ws.Signaled() {
+			ev.Signal = int(ws.Signal())
+		}
+		rep.emit(ev)
+		return code
+	}
+}
+
+func unwrapPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP | unix.IFF_RUNNING)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
+}

@@ -1,0 +1,55 @@
+package linuxbox
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+)
+
+// reportEvent is one JSON line the launcher writes to the report pipe.
+type reportEvent struct {
+	// Event is "setup_error", "mode", "exit" or "denied".
+	Event   string `json:"event"`
+	Detail  string `json:"detail,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	Signal  int    `json:"signal,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Syscall string `json:"syscall,omitempty"`
+}
+
+// reporter writes events to the report pipe; a nil reporter drops them.
+type reporter struct{ f *os.File }
+
+func newReporter(fd int) *reporter {
+	if fd < 0 {
+		return &reporter{}
+	}
+	return &reporter{f: os.NewFile(uintptr(fd), "report")}
+}
+
+func (r *reporter) emit(ev reportEvent) {
+	if r == nil || r.f == nil {
+		return
+	}
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return
+	}
+	// One write per line keeps lines whole on a pipe (PIPE_BUF).
+	_, _ = r.f.Write(append(b, '\n'))
+}
+
+func parseReport(b []byte) []reportEvent {
+	var out []reportEvent
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for sc.Scan() {
+		var ev reportEvent
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Event != "" {
+			out = append(out, ev)
+		}
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package linuxbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// Secure bits that make uid 0 an ordinary uid for capability purposes,
+// locked so the command cannot undo them.
+const secureBits = 1<<0 | 1<<1 | // NOROOT, NOROOT_LOCKED
+	1<<2 | 1<<3 | // NO_SETUID_FIXUP, NO_SETUID_FIXUP_LOCKED
+	1<<5 | // KEEP_CAPS_LOCKED (off)
+	1<<6 | 1<<7 // NO_CAP_AMBIENT_RAISE, NO_CAP_AMBIENT_RAISE_LOCKED
+
+// dropCapabilities leaves the calling thread, and everything it starts,
+// with no capabilities and no way to regain them, also when the caller is
+// root. The caller holds runtime.LockOSThread and starts the command from
+// the same thread: credentials are per thread, and a per-thread drop avoids
+// a stop-the-world round per capability. The init stage's other threads keep
+// their capabilities in the sandbox's own user namespace only, and the
+// command cannot reach them (it holds fewer capabilities, so ptrace is
+// refused, and Landlock scopes signals).
+func dropCapabilities() error {
+	err := unix.Prctl(unix.PR_SET_SECUREBITS, secureBits, 0, 0, 0)
+	if errors.Is(err, unix.EPERM) && os.Geteuid() != 0 {
+		// An unprivileged process outside a user namespace holds no
+		// capabilities to drop; no_new_privs keeps it that way.
+		return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+	}
+	if err != nil {
+		return fmt.Errorf("set securebits: %w", err)
+	}
+	for c := 0; ; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+			if errors.Is(err, unix.EINVAL) && c > 0 {
+				break // past the last capability this kernel knows
+			}
+			return fmt.Errorf("drop bounding capability %d: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clear ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	return unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+}
+
+// applyLandlock is the second file-system layer: read everywhere, write
+// only to the writable roots and the private areas. With namespaces the
+// mounts already enforce this; Landlock still holds if a mount is ever
+// undone. Without namespaces it is the first layer, and it also denies TCP.
+func applyLandlock(cfg *launchConfig, namespaces bool) error {
+	rules := []landlock.Rule{
+		landlock.RODirs("/"),
+		landlock.RWDirs("/dev").WithIoctlDev().IgnoreIfMissing(),
+	}
+	tmpDirs := []string{"/tmp", "/dev/shm"}
+	if !namespaces {
+		tmpDirs = []string{os.Getenv("TMPDIR")}
+		rules = []landlock.Rule{
+			landlock.RODirs("/"),
+			landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
+			landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
+		}
+	}
+	rw := append(append([]string{}, cfg.WritableRoots...), tmpDirs...)
+	rules = append(rules, landlock.RWDirs(rw...).WithRefer().IgnoreIfMissing())
+	if !namespaces && !cfg.NetworkOn {
+		return landlock.V7.BestEffort().Restrict(rules...)
+	}
+	// Network policy is the network namespace's job; leave TCP unhandled so
+	// loopback servers inside the sandbox work.
+	c, err := landlock.NewConfig(landlock.V7.HandledAccessFS, landlock.V7.Scoped)
+	if err != nil {
+		return err
+	}
+	return c.BestEffort().Restrict(rules...)
+}

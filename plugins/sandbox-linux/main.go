@@ -1,0 +1,19 @@
+// Command airlock-sandbox-linux is airlock's Linux sandbox backend. Started
+// by the host it serves the sandbox plugin protocol; started through a
+// launch spec with the hidden launch argument it becomes the launcher that
+// builds the sandbox and execs the command.
+package main
+
+import (
+	"os"
+
+	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/linuxbox"
+	"github.com/airlock-dev/airlock/sdk/sandbox"
+)
+
+func main() {
+	if len(os.Args) > 1 && linuxbox.IsLaunchArg(os.Args[1]) {
+		os.Exit(linuxbox.RunLauncher(os.Args[1:]))
+	}
+	sandbox.Serve(linuxbox.New())
+}

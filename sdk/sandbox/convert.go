@@ -1,0 +1,117 @@
+package sandbox
+
+import "github.com/airlock-dev/airlock/sdk/internal/pb/sandboxv1"
+
+// Conversions between the public types and the generated ones. Enum values
+// share numbers on both sides by construction, so they convert directly.
+
+func infoToProto(i *Info) *sandboxv1.InfoResponse {
+	return &sandboxv1.InfoResponse{Name: i.Name, Version: i.Version, Capabilities: i.Capabilities, Description: i.Description}
+}
+
+func infoFromProto(p *sandboxv1.InfoResponse) *Info {
+	return &Info{Name: p.GetName(), Version: p.GetVersion(), Capabilities: p.GetCapabilities(), Description: p.GetDescription()}
+}
+
+func probeToProto(r *ProbeResult) *sandboxv1.ProbeResponse {
+	out := &sandboxv1.ProbeResponse{Usable: r.Usable, Mode: r.Mode, Lost: r.Lost, Remedy: r.Remedy}
+	for _, f := range r.Features {
+		out.Features = append(out.Features, &sandboxv1.Feature{Name: f.Name, Available: f.Available, Detail: f.Detail})
+	}
+	return out
+}
+
+func probeFromProto(p *sandboxv1.ProbeResponse) *ProbeResult {
+	out := &ProbeResult{Usable: p.GetUsable(), Mode: p.GetMode(), Lost: p.GetLost(), Remedy: p.GetRemedy()}
+	for _, f := range p.GetFeatures() {
+		out.Features = append(out.Features, Feature{Name: f.GetName(), Available: f.GetAvailable(), Detail: f.GetDetail()})
+	}
+	return out
+}
+
+func prepareToProto(r *PrepareRequest) *sandboxv1.PrepareRequest {
+	return &sandboxv1.PrepareRequest{
+		Command: &sandboxv1.Command{Argv: r.Command.Argv, Cwd: r.Command.Cwd, Env: r.Command.Env},
+		Policy: &sandboxv1.Policy{
+			Mode:           sandboxv1.Mode(r.Policy.Mode),
+			WritableRoots:  r.Policy.WritableRoots,
+			DenyRead:       r.Policy.DenyRead,
+			ProtectedNames: r.Policy.ProtectedNames,
+			Network:        sandboxv1.Network(r.Policy.Network),
+			AllowDegraded:  r.Policy.AllowDegraded,
+		},
+		Tty: r.TTY,
+	}
+}
+
+func prepareFromProto(p *sandboxv1.PrepareRequest) *PrepareRequest {
+	c, pol := p.GetCommand(), p.GetPolicy()
+	return &PrepareRequest{
+		Command: Command{Argv: c.GetArgv(), Cwd: c.GetCwd(), Env: c.GetEnv()},
+		Policy: Policy{
+			Mode:           Mode(pol.GetMode()),
+			WritableRoots:  pol.GetWritableRoots(),
+			DenyRead:       pol.GetDenyRead(),
+			ProtectedNames: pol.GetProtectedNames(),
+			Network:        Network(pol.GetNetwork()),
+			AllowDegraded:  pol.GetAllowDegraded(),
+		},
+		TTY: p.GetTty(),
+	}
+}
+
+func specToProto(s *LaunchSpec) *sandboxv1.LaunchSpec {
+	out := &sandboxv1.LaunchSpec{Argv: s.Argv, Env: s.Env, Cwd: s.Cwd}
+	for _, f := range s.ExtraFiles {
+		out.ExtraFiles = append(out.ExtraFiles, sandboxv1.ExtraFile(f))
+	}
+	return out
+}
+
+func specFromProto(p *sandboxv1.LaunchSpec) LaunchSpec {
+	out := LaunchSpec{Argv: p.GetArgv(), Env: p.GetEnv(), Cwd: p.GetCwd()}
+	for _, f := range p.GetExtraFiles() {
+		out.ExtraFiles = append(out.ExtraFiles, ExtraFile(f))
+	}
+	return out
+}
+
+func explainToProto(r *ExplainRequest) *sandboxv1.ExplainRequest {
+	return &sandboxv1.ExplainRequest{
+		Prepared:   prepareToProto(&r.Prepared),
+		ExitCode:   int32(r.ExitCode),
+		Signal:     int32(r.Signal),
+		OutputTail: r.OutputTail,
+		Report:     r.Report,
+	}
+}
+
+func explainFromProto(p *sandboxv1.ExplainRequest) *ExplainRequest {
+	out := &ExplainRequest{ExitCode: int(p.GetExitCode()), Signal: int(p.GetSignal()), OutputTail: p.GetOutputTail(), Report: p.GetReport()}
+	if p.GetPrepared() != nil {
+		out.Prepared = *prepareFromProto(p.GetPrepared())
+	}
+	return out
+}
+
+func explainRespToProto(r *ExplainResponse) *sandboxv1.ExplainResponse {
+	out := &sandboxv1.ExplainResponse{}
+	for _, d := range r.Denials {
+		out.Denials = append(out.Denials, &sandboxv1.Denial{
+			Kind: sandboxv1.DenialKind(d.Kind), Path: d.Path, Host: d.Host, Port: int32(d.Port),
+			Operation: d.Operation, Syscall: d.Syscall, Guessed: d.Guessed, Detail: d.Detail,
+		})
+	}
+	return out
+}
+
+func explainRespFromProto(p *sandboxv1.ExplainResponse) *ExplainResponse {
+	out := &ExplainResponse{}
+	for _, d := range p.GetDenials() {
+		out.Denials = append(out.Denials, Denial{
+			Kind: DenialKind(d.GetKind()), Path: d.GetPath(), Host: d.GetHost(), Port: int(d.GetPort()),
+			Operation: d.GetOperation(), Syscall: d.GetSyscall(), Guessed: d.GetGuessed(), Detail: d.GetDetail(),
+		})
+	}
+	return out
+}
