@@ -345,4 +345,3 @@ func setupError(report []byte) string {
 	}
 	return ""
 }
-

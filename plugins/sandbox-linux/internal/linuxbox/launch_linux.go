@@ -101,7 +101,12 @@ func stageOuter(cfg *launchConfig, rep *reporter, enc string) int {
 			UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 			GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 			GidMappingsEnableSetgroups: false,
-			Pdeathsig:                  syscall.SIGKILL,
+			// A non-root uid loses every capability at execve; as ambient
+			// capabilities, the ones the init stage needs survive into it,
+			// in the new user namespace only. The init stage drops them all
+			// before the command starts.
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN},
+			Pdeathsig:   syscall.SIGKILL,
 		},
 	})
 	if err != nil {
