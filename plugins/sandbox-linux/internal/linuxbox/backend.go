@@ -20,8 +20,17 @@ type Backend struct {
 	probe func(ctx context.Context) *sandbox.ProbeResult
 }
 
-// New returns the backend.
+// New returns the backend. Its launch specs re-execute this binary.
 func New() *Backend { return &Backend{probe: probeMachine} }
+
+// NewWithLauncher returns a backend whose launch specs execute the launcher
+// at path, a build of this plugin. Tests use it, since a test binary built
+// with cgo cannot apply Landlock to all its threads.
+func NewWithLauncher(path string) *Backend {
+	b := New()
+	b.once.Do(func() { b.self = path })
+	return b
+}
 
 var _ sandbox.Sandbox = (*Backend)(nil)
 

@@ -46,10 +46,10 @@ func Profile(p sandbox.Policy, tmpdir string) (profile string, params []string) 
 	for _, d := range p.DenyRead {
 		b.WriteString("(deny file-read* file-write* (subpath " + param("DENY_READ", d) + "))\n")
 	}
+	// Network off has no rule at all: macOS has no network namespace, so
+	// even loopback would reach the host's own services.
 	if p.Network == sandbox.NetworkOn {
 		b.WriteString("(allow network*)\n")
-	} else {
-		b.WriteString("(allow network* (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")) (local ip \"localhost:*\") (remote ip \"localhost:*\"))\n")
 	}
 	return b.String(), params
 }

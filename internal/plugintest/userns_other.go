@@ -1,0 +1,7 @@
+//go:build !linux
+
+package plugintest
+
+import "syscall"
+
+func userNSAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }

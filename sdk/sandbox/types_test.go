@@ -1,0 +1,77 @@
+package sandbox
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestParseMode(t *testing.T) {
+	for _, m := range []Mode{ModeReadOnly, ModeWorkspaceWrite, ModeDangerFullAccess} {
+		got, err := ParseMode(m.String())
+		if err != nil || got != m {
+			t.Errorf("ParseMode(%q) = %v, %v; want %v", m.String(), got, err, m)
+		}
+	}
+	if _, err := ParseMode("workspace"); err == nil {
+		t.Error("ParseMode accepted an unknown mode")
+	}
+}
+
+func TestPrepareRequest_Validate(t *testing.T) {
+	ok := func() PrepareRequest {
+		return PrepareRequest{Command: Command{Argv: []string{"ls"}, Cwd: "/w"},
+			Policy: Policy{Mode: ModeWorkspaceWrite, Network: NetworkOff, WritableRoots: []string{"/w"}, ProtectedNames: []string{".git"}}}
+	}
+	tests := []struct {
+		name   string
+		mutate func(*PrepareRequest)
+		ok     bool
+	}{
+		{"valid", func(*PrepareRequest) {}, true},
+		{"empty argv", func(r *PrepareRequest) { r.Command.Argv = nil }, false},
+		{"relative cwd", func(r *PrepareRequest) { r.Command.Cwd = "w" }, false},
+		{"full access", func(r *PrepareRequest) { r.Policy.Mode = ModeDangerFullAccess }, false},
+		{"no network policy", func(r *PrepareRequest) { r.Policy.Network = NetworkUnspecified }, false},
+		{"unclean root", func(r *PrepareRequest) { r.Policy.WritableRoots = []string{"/w/../etc"} }, false},
+		{"relative deny", func(r *PrepareRequest) { r.Policy.DenyRead = []string{"secret"} }, false},
+		{"protected path", func(r *PrepareRequest) { r.Policy.ProtectedNames = []string{"a/b"} }, false},
+		{"protected dotdot", func(r *PrepareRequest) { r.Policy.ProtectedNames = []string{".."} }, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ok()
+			tt.mutate(&r)
+			err := r.Validate()
+			if (err == nil) != tt.ok {
+				t.Fatalf("Validate() = %v, want ok=%v", err, tt.ok)
+			}
+			if err != nil && !errors.Is(err, ErrInvalidRequest) {
+				t.Errorf("Validate() = %v, want it to wrap ErrInvalidRequest", err)
+			}
+		})
+	}
+}
+
+func TestLaunchSpec_Validate(t *testing.T) {
+	tests := []struct {
+		name string
+		spec *LaunchSpec
+		ok   bool
+	}{
+		{"valid", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Env: []string{"A=b"}, ExtraFiles: []ExtraFile{ExtraFileReportPipe}}, true},
+		{"nil", nil, false},
+		{"relative program", &LaunchSpec{Argv: []string{"true"}, Cwd: "/"}, false},
+		{"relative cwd", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "."}, false},
+		{"bad env", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Env: []string{"=x"}}, false},
+		{"unknown extra file", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", ExtraFiles: []ExtraFile{7}}, false},
+	}
+	for _, tt := range tests {
+		err := tt.spec.Validate()
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: Validate() = %v, want ok=%v", tt.name, err, tt.ok)
+		}
+		if err != nil && !errors.Is(err, ErrInvalidResponse) {
+			t.Errorf("%s: Validate() = %v, want ErrInvalidResponse", tt.name, err)
+		}
+	}
+}
