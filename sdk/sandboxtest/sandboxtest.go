@@ -340,4 +340,3 @@ var enforceCases = []enforceCase{
 		}
 	}},
 }
-
