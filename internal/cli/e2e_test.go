@@ -1,0 +1,380 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/airlock-dev/airlock/internal/plugintest"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	plugintest.Cleanup()
+	os.Exit(code)
+}
+
+// env is a private user: home, XDG directories and a workspace, none of
+// them under /tmp (the sandbox's /tmp is private).
+type env struct {
+	bin, home, ws, config string
+	vars                  []string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	bin := plugintest.Dir(t)
+	base, err := os.MkdirTemp("/var/tmp", "airlock-e2e-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	base, _ = filepath.EvalSymlinks(base)
+	e := &env{bin: bin, home: filepath.Join(base, "home"), ws: filepath.Join(base, "ws")}
+	e.config = filepath.Join(e.home, ".config", "airlock", "config.toml")
+	for _, d := range []string{e.ws, filepath.Dir(e.config)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.vars = []string{"HOME=" + e.home, "PATH=/usr/local/bin:/usr/bin:/bin", "XDG_RUNTIME_DIR=" + filepath.Join(base, "run")}
+	return e
+}
+
+func (e *env) writeConfig(t *testing.T, body string) {
+	t.Helper()
+	if err := os.WriteFile(e.config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) cmd(ctx context.Context, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, filepath.Join(e.bin, "airlock"), args...)
+	c.Dir, c.Env = e.ws, e.vars
+	return c
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+func (e *env) run(t *testing.T, stdin []byte, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	c := e.cmd(ctx, args...)
+	var out, errb bytes.Buffer
+	c.Stdin, c.Stdout, c.Stderr = bytes.NewReader(stdin), &out, &errb
+	start := time.Now()
+	err := c.Run()
+	r := result{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run airlock %v: %v", args, err)
+	}
+	return r
+}
+
+func TestExec_exitStatus(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	if r := e.run(t, nil, "exec", "--", "sh", "-c", "exit 7"); r.code != 7 {
+		t.Errorf("exit = %d, want 7 (stderr %q)", r.code, r.stderr)
+	}
+	if r := e.run(t, nil, "exec", "--", "sh", "-c", "kill -KILL $$"); r.code != 137 {
+		t.Errorf("exit = %d, want 137 for SIGKILL", r.code)
+	}
+	if r := e.run(t, nil, "exec", "--", "no-such-command-xyz"); r.code != 127 {
+		t.Errorf("exit = %d, want 127 for a missing command", r.code)
+	}
+}
+
+func TestExec_workspaceWrite(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	outside := "/etc/airlock-e2e-" + strconv.Itoa(os.Getpid())
+	r := e.run(t, nil, "exec", "-s", "workspace-write", "--", "touch", outside)
+	if r.code == 0 {
+		t.Errorf("touch %s succeeded inside the sandbox", outside)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		os.Remove(outside)
+		t.Fatalf("%s exists after a sandboxed write", outside)
+	}
+	if !strings.Contains(r.stderr, "Read-only file system") {
+		t.Errorf("stderr = %q, want the command's own error", r.stderr)
+	}
+	r = e.run(t, nil, "exec", "-s", "workspace-write", "--", "sh", "-c", "echo inside > here.txt")
+	if b, err := os.ReadFile(filepath.Join(e.ws, "here.txt")); r.code != 0 || string(b) != "inside\n" {
+		t.Errorf("write in the workspace: code %d, file %q, err %v, stderr %q", r.code, b, err, r.stderr)
+	}
+	r = e.run(t, nil, "exec", "-s", "read-only", "--", "sh", "-c", "echo x > ro.txt")
+	if _, err := os.Stat(filepath.Join(e.ws, "ro.txt")); r.code == 0 || err == nil {
+		t.Errorf("read-only mode allowed a write (code %d)", r.code)
+	}
+}
+
+func TestExec_pipesByteIdentical(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	data := make([]byte, 512*1024)
+	if _, err := rand.Read(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(e.ws, "blob"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := e.run(t, nil, "exec", "--", "cat", "blob")
+	if r.code != 0 || r.stdout != string(data) {
+		t.Errorf("piped output differs: code %d, %d bytes vs %d", r.code, len(r.stdout), len(data))
+	}
+	r = e.run(t, []byte("from stdin\n"), "exec", "--", "sh", "-c", "cat; echo to-err >&2")
+	if r.stdout != "from stdin\n" || r.stderr != "to-err\n" {
+		t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+	}
+}
+
+func TestExec_ttyIsAirlocksOwn(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	m, s, err := pty.Open()
+	plugintest.Require(t, "pty", err == nil, "cannot open a pty")
+	defer m.Close()
+	outer, _ := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(s.Fd())))
+	c := e.cmd(t.Context(), "exec", "--", "tty")
+	c.Stdin, c.Stdout, c.Stderr = s, s, s
+	c.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var out bytes.Buffer
+	done := make(chan struct{})
+	go func() { _, _ = out.ReadFrom(m); close(done) }()
+	if err := c.Wait(); err != nil {
+		t.Fatalf("airlock exec -- tty: %v (%q)", err, out.String())
+	}
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+	got := strings.TrimSpace(out.String())
+	if !strings.HasPrefix(got, "/dev/pts/") || got == outer {
+		t.Errorf("tty printed %q; want a pty that is not the outer %s", got, outer)
+	}
+}
+
+func TestExec_dangerFullAccessNeedsNoPlugin(t *testing.T) {
+	e := newEnv(t)
+	e.writeConfig(t, "[sandbox]\nbackend = \"absent\"\n")
+	r := e.run(t, nil, "exec", "-s", "danger-full-access", "--", "sh", "-c", "echo ok; exit 3")
+	if r.code != 3 || r.stdout != "ok\n" {
+		t.Errorf("danger-full-access: code %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r = e.run(t, nil, "exec", "--", "true")
+	if r.code != 125 || !strings.Contains(r.stderr, "absent") {
+		t.Errorf("missing backend: code %d stderr %q, want 125 naming it", r.code, r.stderr)
+	}
+}
+
+func TestExec_pluginFailuresFailClosed(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(filepath.Dir(e.home), "plugins")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := os.ReadFile(filepath.Join(e.bin, "badplugin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := []string{"garbage", "hang", "crash", "v9", "die", "stall", "badspec"}
+	var cfg strings.Builder
+	cfg.WriteString("[plugin]\nstart_timeout = \"2s\"\ncall_timeout = \"1s\"\n")
+	for _, m := range modes {
+		p := filepath.Join(dir, "airlock-sandbox-"+m)
+		if err := os.WriteFile(p, bad, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&cfg, "[plugins.bad-%s]\nkind = \"sandbox\"\npath = %q\n", m, p)
+	}
+	e.writeConfig(t, cfg.String())
+	marker := filepath.Join(e.ws, "ran")
+	for _, m := range modes {
+		t.Run(m, func(t *testing.T) {
+			r := e.run(t, nil, "exec", "--backend", "bad-"+m, "--", "touch", marker)
+			if r.code != 125 {
+				t.Errorf("exit = %d, want 125 (stderr %q)", r.code, r.stderr)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Errorf("the command ran although the plugin failed")
+			}
+			if lines := strings.Count(strings.TrimSpace(r.stderr), "\n"); lines != 0 || !strings.HasPrefix(r.stderr, "airlock: ") {
+				t.Errorf("stderr is not one airlock line: %q", r.stderr)
+			}
+			if r.elapsed > 10*time.Second {
+				t.Errorf("took %v; failures must be bounded by the deadlines", r.elapsed)
+			}
+		})
+	}
+}
+
+func TestExec_hostKilledLeavesNothing(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	c := e.cmd(context.Background(), "exec", "--", "sh", "-c", "sleep 300 & sleep 301")
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	host := c.Process.Pid
+	var pids []int
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pids = descendants(host)
+		if hasCommand(pids, "sleep") >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = c.Process.Kill()
+			t.Fatalf("sandboxed sleeps never started; descendants %v, output %q", pids, out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := c.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Wait()
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		var alive []int
+		for _, p := range pids {
+			if isAlive(p) {
+				alive = append(alive, p)
+			}
+		}
+		if len(alive) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, p := range alive {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("processes outlived the SIGKILLed host: %v", alive)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func descendants(pid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, t := range tasks {
+		b, _ := os.ReadFile(t)
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+				out = append(out, descendants(c)...)
+			}
+		}
+	}
+	return out
+}
+
+func hasCommand(pids []int, name string) int {
+	n := 0
+	for _, p := range pids {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p)); err == nil && strings.TrimSpace(string(b)) == name {
+			n++
+		}
+	}
+	return n
+}
+
+func isAlive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// A zombie waiting for its reaper is gone for our purposes.
+	fields := strings.Fields(string(b))
+	return len(fields) > 2 && fields[2] != "Z"
+}
+
+func TestAssess_examplePluginFromConfig(t *testing.T) {
+	e := newEnv(t)
+	e.writeConfig(t, fmt.Sprintf("[assessor]\nbackend = \"hello\"\n[plugins.hello]\nkind = \"assessor\"\npath = %q\n", filepath.Join(e.bin, "airlock-assessor-hello")))
+	r := e.run(t, nil, "assess", "--json", "rm -rf build")
+	var v struct {
+		RiskLevel      string   `json:"risk_level"`
+		RiskCategories []string `json:"risk_categories"`
+		Description    string   `json:"description"`
+		Source         string   `json:"source"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("assess --json: %v (stdout %q stderr %q)", err, r.stdout, r.stderr)
+	}
+	if v.Source != "hello" || v.RiskLevel != "high" || len(v.RiskCategories) != 1 || v.RiskCategories[0] != "data_deletion" {
+		t.Errorf("assess = %+v, want the hello plugin's high/data_deletion verdict", v)
+	}
+	r = e.run(t, nil, "plugins", "list")
+	if !strings.Contains(r.stdout, "hello") || !strings.Contains(r.stdout, "config") || !strings.Contains(r.stdout, "1.0.0") {
+		t.Errorf("plugins list does not show the configured plugin:\n%s", r.stdout)
+	}
+}
+
+func TestAssess_batchKeepsOrder(t *testing.T) {
+	e := newEnv(t)
+	lines := []string{"ls", "rm -rf /", "git status", `echo "rm -rf /"`}
+	r := e.run(t, []byte(strings.Join(lines, "\n")+"\n"), "assess", "--batch")
+	got := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(got) != len(lines) {
+		t.Fatalf("assess --batch: code %d, %d lines out for %d in (stderr %q)", r.code, len(got), len(lines), r.stderr)
+	}
+	for i, l := range got {
+		var v struct {
+			Command   string `json:"command"`
+			RiskLevel string `json:"risk_level"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil || v.Command != lines[i] {
+			t.Errorf("line %d = %q, want the verdict for %q", i, l, lines[i])
+		}
+	}
+}
+
+func TestConfig_errorsAreOneLine(t *testing.T) {
+	e := newEnv(t)
+	e.writeConfig(t, "[sandbox]\nmode = \"workspace-write\"\nnetwrk = \"off\"\n")
+	r := e.run(t, nil, "exec", "--", "true")
+	if r.code != 125 || !strings.Contains(r.stderr, "config.toml:3: unknown key sandbox.netwrk") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("code %d stderr %q, want 125 and one line naming file, line and key", r.code, r.stderr)
+	}
+	e.writeConfig(t, "")
+	r = e.run(t, nil, "exec", "-s", "wide-open", "--", "true")
+	if r.code != 125 || !strings.Contains(r.stderr, "--sandbox") {
+		t.Errorf("bad flag value: code %d stderr %q", r.code, r.stderr)
+	}
+	r = e.run(t, nil, "exec", "--bogus", "--", "true")
+	if r.code != 125 || !strings.Contains(r.stderr, "bogus") {
+		t.Errorf("unknown flag: code %d stderr %q", r.code, r.stderr)
+	}
+	r = e.run(t, nil, "config")
+	if !strings.Contains(r.stdout, `sandbox.mode = "workspace-write"`) || !strings.Contains(r.stdout, "# default") {
+		t.Errorf("airlock config output:\n%s", r.stdout)
+	}
+}
