@@ -253,4 +253,3 @@ func TestRun_startFailure(t *testing.T) {
 		t.Error("Run of a missing program succeeded")
 	}
 }
-

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Benchmarks `airlock exec -s workspace-write --network off -- /bin/true`
+# side by side with bare /bin/true and a hardened bubblewrap prefix (the
+# baseline the escape suite names), plus Codex and srt when CODEX_BIN /
+# SRT_BIN point at them. Prints a table; run with `make bench`.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=${BIN_DIR:-$here/bin}
+runs=${RUNS:-200}
+ws=$(mktemp -d /var/tmp/airlock-bench.XXXXXX)
+trap 'rm -rf "$ws"' EXIT
+git -C "$ws" init -q
+cd "$ws"
+driver="$ws/.runbench"
+(cd "$here" && go build -o "$driver" ./bench/runbench)
+
+cmds=("bare true=/bin/true")
+if command -v bwrap >/dev/null; then
+  cmds+=("bwrap (hardened)=bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind $ws $ws --ro-bind $ws/.git $ws/.git --unshare-net --unshare-pid --unshare-ipc --unshare-user --disable-userns --cap-drop ALL --new-session --die-with-parent /bin/true")
+fi
+cmds+=("airlock exec (ws-write)=$bin/airlock exec -s workspace-write --network off -- /bin/true")
+cmds+=("airlock exec (danger)=$bin/airlock exec -s danger-full-access -- /bin/true")
+if [ -n "${CODEX_BIN:-}" ]; then cmds+=("codex sandbox=$CODEX_BIN sandbox linux /bin/true"); fi
+if [ -n "${SRT_BIN:-}" ]; then cmds+=("srt=$SRT_BIN -c true"); fi
+
+echo "# $(uname -sr), $(nproc) cores, uid $(id -u), $runs runs each after 10 warm-up runs"
+"$driver" -n "$runs" "${cmds[@]}"

@@ -1,0 +1,110 @@
+// Command runbench times whole commands over many runs and prints a table
+// of median, p90 and mean wall time, and peak memory of each command's
+// whole process tree (from a cgroup v2 memory.peak when it can make one,
+// else the largest single process). It is the driver behind bench/exec.sh.
+//
+// Usage: runbench -n 200 NAME=COMMAND... (COMMAND is split on spaces).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type result struct {
+	name               string
+	median, p90, mean  time.Duration
+	peakKiB            int64
+	peakHow            string
+	failures, attempts int
+}
+
+func main() {
+	n := flag.Int("n", 200, "runs per command")
+	warm := flag.Int("warmup", 10, "untimed runs first")
+	flag.Parse()
+	var results []result
+	for _, arg := range flag.Args() {
+		name, cmdline, ok := strings.Cut(arg, "=")
+		if !ok {
+			fmt.Fprintf(os.Stderr, "runbench: %q is not NAME=COMMAND\n", arg)
+			os.Exit(2)
+		}
+		results = append(results, measure(name, strings.Fields(cmdline), *n, *warm))
+	}
+	fmt.Printf("%-28s %10s %10s %10s %12s  %s\n", "command", "median", "p90", "mean", "peak mem", "failures")
+	for _, r := range results {
+		fmt.Printf("%-28s %10s %10s %10s %9.1f MiB  %d/%d (%s)\n", r.name, ms(r.median), ms(r.p90), ms(r.mean), float64(r.peakKiB)/1024, r.failures, r.attempts, r.peakHow)
+	}
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func measure(name string, argv []string, n, warm int) result {
+	r := result{name: name, attempts: n}
+	for range warm {
+		_ = exec.Command(argv[0], argv[1:]...).Run()
+	}
+	var times []time.Duration
+	for range n {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		start := time.Now()
+		err := cmd.Run()
+		times = append(times, time.Since(start))
+		if err != nil {
+			r.failures++
+		}
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > r.peakKiB {
+			r.peakKiB, r.peakHow = ru.Maxrss, "largest process"
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	var sum time.Duration
+	for _, t := range times {
+		sum += t
+	}
+	r.median, r.p90, r.mean = times[len(times)/2], times[len(times)*9/10], sum/time.Duration(len(times))
+	if kib, ok := cgroupPeak(argv); ok {
+		r.peakKiB, r.peakHow = kib, "cgroup memory.peak, whole tree"
+	}
+	return r
+}
+
+// cgroupPeak runs argv once in a fresh cgroup v2 and returns its peak
+// memory, which covers every process of the tree together.
+func cgroupPeak(argv []string) (int64, bool) {
+	dir := filepath.Join("/sys/fs/cgroup", fmt.Sprintf("runbench-%d", os.Getpid()))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return 0, false
+	}
+	defer os.Remove(dir)
+	f, err := os.Open(dir)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(f.Fd())}
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			return 0, false
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "memory.peak"))
+	if err != nil {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return v / 1024, true
+}
