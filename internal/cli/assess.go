@@ -41,18 +41,9 @@ func runAssess(ctx context.Context, args []string, stdio Stdio, e env) int {
 		return exitCode(stdio.Err, err)
 	}
 	defer a.close()
-	entry, err := findEntry(a, handshake.KindAssessor, a.cfg.Assessor.Backend)
-	if err != nil {
-		return exitCode(stdio.Err, err)
-	}
-	as, err := a.host.Assessor(ctx, entry)
-	if err != nil {
-		return exitCode(stdio.Err, err)
-	}
+	as := &fallbackAssessor{a: a, name: a.cfg.Assessor.Backend}
 	one := func(line string) (*assessJSON, error) {
-		cctx, cancel := context.WithTimeout(ctx, a.cfg.Assessor.Timeout)
-		defer cancel()
-		v, err := as.Assess(cctx, &assessor.Request{CommandLine: line, Cwd: a.cwd, Platform: runtime.GOOS,
+		v, err := as.assess(ctx, &assessor.Request{CommandLine: line, Cwd: a.cwd, Platform: runtime.GOOS,
 			Sandbox: assessor.SandboxSummary{Mode: a.cfg.Sandbox.Mode, Network: a.cfg.Sandbox.Network, WritableRoots: []string{a.cwd}}})
 		if err != nil {
 			return nil, err
@@ -101,4 +92,63 @@ func runAssess(ctx context.Context, args []string, stdio Stdio, e env) int {
 		return exitCode(stdio.Err, fmt.Errorf("assess: read stdin: %w", err))
 	}
 	return ExitOK
+}
+
+// builtinAssessor is the plugin name of airlock's own rules assessor.
+const builtinAssessor = "assessor"
+
+// fallbackAssessor asks the configured assessor and, when it cannot start,
+// fails, times out or answers outside the contract, asks the built-in rules
+// instead, recording why in the verdict's source and the log.
+type fallbackAssessor struct {
+	a        *app
+	name     string
+	primary  assessor.Assessor
+	builtin  assessor.Assessor
+	startErr error
+	started  bool
+}
+
+func (f *fallbackAssessor) start(ctx context.Context, name string) (assessor.Assessor, error) {
+	entry, err := findEntry(f.a, handshake.KindAssessor, name)
+	if err != nil {
+		return nil, err
+	}
+	return f.a.host.Assessor(ctx, entry)
+}
+
+func (f *fallbackAssessor) assess(ctx context.Context, req *assessor.Request) (*assessor.Verdict, error) {
+	if !f.started {
+		f.started = true
+		f.primary, f.startErr = f.start(ctx, f.name)
+	}
+	var reason error = f.startErr
+	if f.primary != nil {
+		cctx, cancel := context.WithTimeout(ctx, f.a.cfg.Assessor.Timeout)
+		v, err := f.primary.Assess(cctx, req)
+		cancel()
+		if err == nil {
+			return v, nil
+		}
+		reason = err
+	}
+	if f.name == builtinAssessor {
+		return nil, reason
+	}
+	f.a.log.Slog.Warn("assessor failed; using the built-in rules", "plugin", f.name, "error", reason)
+	if f.builtin == nil {
+		b, err := f.start(ctx, builtinAssessor)
+		if err != nil {
+			return nil, fmt.Errorf("assessor %s failed (%v) and the built-in rules are unavailable: %w", f.name, reason, err)
+		}
+		f.builtin = b
+	}
+	cctx, cancel := context.WithTimeout(ctx, f.a.cfg.Assessor.Timeout)
+	defer cancel()
+	v, err := f.builtin.Assess(cctx, req)
+	if err != nil {
+		return nil, err
+	}
+	v.Source = fmt.Sprintf("%s (fallback: %s failed)", v.Source, f.name)
+	return v, nil
 }

@@ -378,3 +378,26 @@ func TestConfig_errorsAreOneLine(t *testing.T) {
 		t.Errorf("airlock config output:\n%s", r.stdout)
 	}
 }
+
+func TestAssess_fallsBackToBuiltinRules(t *testing.T) {
+	e := newEnv(t)
+	dir := filepath.Join(filepath.Dir(e.home), "plugins")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A sandbox plugin configured as an assessor cannot be dispensed as
+	// one: the configured assessor fails to start.
+	bad, err := os.ReadFile(filepath.Join(e.bin, "badplugin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "airlock-sandbox-crash")
+	if err := os.WriteFile(p, bad, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.writeConfig(t, fmt.Sprintf("[plugin]\nstart_timeout = \"2s\"\n[assessor]\nbackend = \"broken\"\n[plugins.broken]\nkind = \"assessor\"\npath = %q\n", p))
+	r := e.run(t, nil, "assess", "--json", "rm -rf /")
+	if r.code != 0 || !strings.Contains(r.stdout, `"risk_level":"high"`) || !strings.Contains(r.stdout, "fallback: broken failed") {
+		t.Errorf("code %d stdout %q stderr %q; want the built-in verdict marked as a fallback", r.code, r.stdout, r.stderr)
+	}
+}
