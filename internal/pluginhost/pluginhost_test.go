@@ -66,8 +66,9 @@ func TestHost_startFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
+			entry := badPlugin(t, tt.mode)
 			start := time.Now()
-			_, err := newHost(t).Sandbox(t.Context(), badPlugin(t, tt.mode))
+			_, err := newHost(t).Sandbox(t.Context(), entry)
 			if !errors.Is(err, ErrStart) {
 				t.Fatalf("Sandbox(%s) error = %v, want ErrStart", tt.mode, err)
 			}
@@ -96,7 +97,8 @@ func TestHost_callFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			t.Parallel()
-			sb, err := newHost(t).Sandbox(t.Context(), badPlugin(t, tt.mode))
+			entry := badPlugin(t, tt.mode)
+			sb, err := newHost(t).Sandbox(t.Context(), entry)
 			if err != nil {
 				t.Fatalf("start: %v", err)
 			}

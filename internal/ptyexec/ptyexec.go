@@ -112,8 +112,9 @@ func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Dur
 	}
 	ch := make(chan os.Signal, 8)
 	signal.Notify(ch, sigs...)
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(exited)
 		var killAt <-chan time.Time
 		for {
 			select {
@@ -134,7 +135,7 @@ func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Dur
 			}
 		}
 	}()
-	return func() { signal.Stop(ch); close(done) }
+	return func() { signal.Stop(ch); close(done); <-exited }
 }
 
 // runPTY runs the command on a new PTY, with the user's terminal in raw
@@ -213,8 +214,9 @@ func copyOutput(dst io.Writer, master *os.File) {
 func forwardResize(out, master *os.File) (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, syscall.SIGWINCH)
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(exited)
 		for {
 			select {
 			case <-ch:
@@ -226,7 +228,9 @@ func forwardResize(out, master *os.File) (stop func()) {
 			}
 		}
 	}()
-	return func() { signal.Stop(ch); close(done) }
+	// Waiting for the goroutine keeps it from touching the PTY after the
+	// caller closes it.
+	return func() { signal.Stop(ch); close(done); <-exited }
 }
 
 // inputCopier copies the user's keyboard to the PTY, polling both the
