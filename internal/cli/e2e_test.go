@@ -1,3 +1,5 @@
+//go:build linux
+
 package cli_test
 
 import (
@@ -6,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +19,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
 
 	"github.com/airlock-dev/airlock/internal/plugintest"
 )
@@ -399,5 +403,58 @@ func TestAssess_fallsBackToBuiltinRules(t *testing.T) {
 	r := e.run(t, nil, "assess", "--json", "rm -rf /")
 	if r.code != 0 || !strings.Contains(r.stdout, `"risk_level":"high"`) || !strings.Contains(r.stdout, "fallback: broken failed") {
 		t.Errorf("code %d stdout %q stderr %q; want the built-in verdict marked as a fallback", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestExec_ptyHostSignalsRestoreTerminal sends SIGTERM and SIGHUP to the
+// host while a sandboxed command that ignores them runs on airlock's PTY:
+// the command is killed after the grace period and the user's terminal is
+// left exactly as it was.
+func TestExec_ptyHostSignalsRestoreTerminal(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			e := newEnv(t)
+			m, s, err := pty.Open()
+			plugintest.Require(t, "pty", err == nil, "cannot open a pty")
+			defer m.Close()
+			go func() { _, _ = io.Copy(io.Discard, m) }()
+			before, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := e.cmd(context.Background(), "exec", "--", "sh", "-c", "trap '' TERM HUP; echo ready > ready; sleep 60")
+			c.Stdin, c.Stdout, c.Stderr = s, s, s
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if _, err := os.Stat(filepath.Join(e.ws, "ready")); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = c.Process.Kill()
+					t.Fatal("command never started")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			start := time.Now()
+			_ = c.Process.Signal(sig)
+			err = c.Wait()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 137 {
+				t.Errorf("exit = %v, want 137 (the command ignored %v and was killed)", err, sig)
+			}
+			if d := time.Since(start); d > 8*time.Second {
+				t.Errorf("took %v after %v", d, sig)
+			}
+			after, err := unix.IoctlGetTermios(int(s.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if *after != *before {
+				t.Errorf("terminal not restored after %v:\nbefore %+v\nafter  %+v", sig, *before, *after)
+			}
+		})
 	}
 }
