@@ -148,8 +148,13 @@ func resolveRoots(roots []string) []string {
 
 // protectedPaths lists the existing protected entries under each writable
 // root, plus the real git directory a worktree or submodule's .git file
-// points at.
+// points at. A protected path the user made a writable root of its own
+// (--add-dir .git, to let git commit) stays writable.
 func protectedPaths(roots, names []string) []string {
+	return dropExplicit(existingProtected(roots, names), roots)
+}
+
+func existingProtected(roots, names []string) []string {
 	var out []string
 	for _, r := range roots {
 		for _, n := range names {
@@ -172,6 +177,20 @@ func protectedPaths(roots, names []string) []string {
 		}
 	}
 	return out
+}
+
+func dropExplicit(protected, roots []string) []string {
+	kept := protected[:0]
+	for _, p := range protected {
+		explicit := false
+		for _, r := range roots {
+			explicit = explicit || within(r, p)
+		}
+		if !explicit {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
 
 // gitdirOf reads a "gitdir: PATH" pointer file.

@@ -117,3 +117,18 @@ func FuzzParseReport(f *testing.F) {
 		}
 	})
 }
+
+func TestProtectedPaths_addDirMakesWritable(t *testing.T) {
+	ws := t.TempDir()
+	ws, _ = filepath.EvalSymlinks(ws)
+	git := filepath.Join(ws, ".git")
+	if err := os.Mkdir(git, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := protectedPaths([]string{ws}, []string{".git"}); !reflect.DeepEqual(got, []string{git}) {
+		t.Errorf("protectedPaths = %v, want [%s]", got, git)
+	}
+	if got := protectedPaths([]string{ws, git}, []string{".git"}); len(got) != 0 {
+		t.Errorf("protectedPaths with --add-dir .git = %v, want nothing protected", got)
+	}
+}
