@@ -458,3 +458,102 @@ func TestExec_ptyHostSignalsRestoreTerminal(t *testing.T) {
 		})
 	}
 }
+
+// withoutUserNS runs airlock inside a user namespace whose
+// max_user_namespaces is 0, so the sandbox cannot create its own: the
+// real fallback situation (Ubuntu's AppArmor default, many containers).
+func (e *env) runWithoutUserNS(t *testing.T, extraEnv []string, args ...string) result {
+	t.Helper()
+	script := `echo 0 > /proc/sys/user/max_user_namespaces || exit 99; exec "$@"`
+	c := exec.Command("/bin/sh", append([]string{"-c", script, "sh", filepath.Join(e.bin, "airlock")}, args...)...)
+	c.Dir, c.Env = e.ws, append(append([]string{}, e.vars...), extraEnv...)
+	c.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
+	}
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if r.code == 99 {
+		t.Fatalf("could not limit user namespaces: %s", r.stderr)
+	}
+	return r
+}
+
+func TestExec_fallbackWithoutUserNamespaces(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	secretDir := filepath.Join(e.home, ".ssh")
+	if err := os.MkdirAll(secretDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(secretDir, "id_rsa"), []byte("PRIVATE-KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(e.home, "outside.txt")
+
+	r := e.runWithoutUserNS(t, nil, "exec", "--", "sh", "-c", "echo x > inside.txt")
+	if r.code != 125 || !strings.Contains(r.stderr, "allow_degraded") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("default: code %d stderr %q; want a one-line refusal naming sandbox.allow_degraded", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(e.ws, "inside.txt")); err == nil {
+		t.Fatal("the command ran although the weaker mode was not accepted")
+	}
+
+	accept := []string{"AIRLOCK_SANDBOX__ALLOW_DEGRADED=true"}
+	script := "echo in > inside.txt; echo out > " + outside + "; cat " + filepath.Join(secretDir, "id_rsa") + "; echo t > \"$TMPDIR/t\" && echo tmp-ok"
+	r = e.runWithoutUserNS(t, accept, "exec", "--", "sh", "-c", script)
+	if b, err := os.ReadFile(filepath.Join(e.ws, "inside.txt")); err != nil || string(b) != "in\n" {
+		t.Errorf("write inside the workspace failed in the fallback: %v (stderr %q)", err, r.stderr)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Errorf("write outside the workspace succeeded in the fallback")
+	}
+	if strings.Contains(r.stdout, "PRIVATE-KEY") {
+		t.Errorf("a deny_read secret was readable in the fallback")
+	}
+	if !strings.Contains(r.stdout, "tmp-ok") {
+		t.Errorf("no usable TMPDIR in the fallback: %q %q", r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "weaker mode") {
+		t.Errorf("the fallback was not announced: %q", r.stderr)
+	}
+	r = e.runWithoutUserNS(t, accept, "exec", "--", "sh", "-c", "true")
+	if strings.Contains(r.stderr, "weaker mode") {
+		t.Errorf("the fallback was announced twice: %q", r.stderr)
+	}
+}
+
+func TestExec_pipesForwardSignalsIntoSandbox(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	c := e.cmd(context.Background(), "exec", "--", "sh", "-c", "trap 'echo got-term; exit 42' TERM; echo ready > ready; while :; do sleep 0.05; done")
+	var out bytes.Buffer
+	c.Stdout = &out
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(e.ws, "ready")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = c.Process.Kill()
+			t.Fatal("command never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = c.Process.Signal(syscall.SIGTERM)
+	err := c.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 42 || !strings.Contains(out.String(), "got-term") {
+		t.Errorf("exit %v, output %q; want the sandboxed command's TERM trap to run and exit 42", err, out.String())
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -226,10 +227,31 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 		a.log.Slog.Error("sandbox setup failed", "detail", msg)
 		return ExitError, nil
 	}
+	a.noteDegraded(report, stdio.Err)
 	if res.ExitCode != 0 {
 		a.explain(ctx, sb, req, res, report, stdio.Err)
 	}
 	return res.ExitCode, nil
+}
+
+// noteDegraded says once per login session, in one line, that the sandbox
+// ran in a weaker mode the user accepted, and what that mode loses.
+func (a *app) noteDegraded(report []byte, w io.Writer) {
+	for _, line := range strings.Split(string(report), "\n") {
+		var ev struct{ Event, Detail string }
+		if json.Unmarshal([]byte(line), &ev) != nil || ev.Event != "mode" {
+			continue
+		}
+		marker := filepath.Join(a.dirs.Runtime, "degraded-noted")
+		if _, err := os.Stat(marker); err == nil {
+			return
+		}
+		if err := os.MkdirAll(a.dirs.Runtime, 0o700); err == nil {
+			_ = os.WriteFile(marker, nil, 0o600)
+		}
+		fmt.Fprintf(w, "airlock: sandbox running in a weaker mode (%s); see 'airlock doctor'\n", ev.Detail)
+		return
+	}
 }
 
 // explain asks the backend what it blocked and says so in one line per

@@ -1,10 +1,10 @@
 package linuxbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,18 +15,19 @@ import (
 // lostWithoutNamespaces is what the Landlock + seccomp mode cannot enforce.
 var lostWithoutNamespaces = []string{
 	"protected names (.git, .airlock) stay writable inside writable roots",
-	"no private /tmp: a fresh directory under TMPDIR is used instead, and the host's /tmp stays writable-denied only by Landlock",
-	"outside processes stay visible in /proc (signals and ptrace are still blocked by Landlock scoping and Yama)",
-	"deny_read paths stay readable",
+	"no private /tmp: a fresh directory under TMPDIR is used instead",
+	"outside processes stay visible in /proc with their arguments (signals, ptrace and renice are still blocked)",
+	"permission and owner changes (chmod, chown) of files outside the writable roots are not blocked",
+	"deny_read hides only paths that exist when the command starts, and directories above them cannot be listed",
 }
 
 // stageDegraded runs the command under Landlock and seccomp alone, for
 // machines where user namespaces are refused. The caller accepted this mode
 // explicitly.
 func stageDegraded(cfg *launchConfig, rep *reporter) int {
-	if len(cfg.DenyRead) > 0 {
-		return setupFailed(rep, errors.New("user namespaces are unavailable and the Landlock-only mode cannot hide deny_read paths"))
-	}
+	// The command is forked, signalled and cleaned up from this thread,
+	// which carries its Landlock domain (see runAndReap).
+	runtime.LockOSThread()
 	rep.emit(reportEvent{Event: "mode", Detail: "landlock-only: " + strings.Join(lostWithoutNamespaces, "; ")})
 	tmp, err := os.MkdirTemp("", "airlock-tmp-")
 	if err != nil {
@@ -46,7 +47,8 @@ func stageDegraded(cfg *launchConfig, rep *reporter) int {
 }
 
 // killDescendants kills every process reparented to this subreaper, so
-// daemonized children do not outlive the command.
+// daemonized children do not outlive the command. It runs on the locked
+// thread, whose Landlock domain the descendants share.
 func killDescendants() {
 	for range 50 {
 		kids := children()

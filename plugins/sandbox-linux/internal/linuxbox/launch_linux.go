@@ -110,10 +110,17 @@ func stageOuter(cfg *launchConfig, rep *reporter, enc string) int {
 		},
 	})
 	if err != nil {
-		if cfg.Degraded && userNSRefused(err) {
+		if !userNSRefused(err) {
+			return setupFailed(rep, fmt.Errorf("create namespaces: %w", err))
+		}
+		if cfg.Degraded {
 			return stageDegraded(cfg, rep)
 		}
-		return setupFailed(rep, fmt.Errorf("create namespaces: %w", err))
+		msg := fmt.Sprintf("user namespaces are unavailable here (%v), and the Landlock-only mode cannot keep .git read-only or give a private /tmp; "+
+			"set sandbox.allow_degraded = true to accept it, or see 'airlock doctor' for how to enable user namespaces", unwrapPathErr(err))
+		rep.emit(reportEvent{Event: "setup_error", Detail: msg})
+		fmt.Fprintf(os.Stderr, "airlock: refused: %s\n", msg)
+		return exitSetup
 	}
 	stop := forward(cfg.TTY, p.Pid)
 	defer stop()
@@ -165,7 +172,7 @@ func restrict(cfg *launchConfig, namespaces bool) error {
 	if err := applyLandlock(cfg, namespaces); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
-	if err := installSeccomp(filterOptions{networkOff: !cfg.NetworkOn, denyInet: !cfg.NetworkOn && !namespaces}); err != nil {
+	if err := installSeccomp(filterOptions{networkOff: !cfg.NetworkOn, denyInet: !cfg.NetworkOn && !namespaces, selfOnlyPriority: !namespaces}); err != nil {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	// Nothing the caller leaked reaches the command: os.StartProcess passes
@@ -176,7 +183,12 @@ func restrict(cfg *launchConfig, namespaces bool) error {
 
 // runAndReap starts the command as a child and waits for it, reaping any
 // orphan that lands on this process meanwhile. It returns the command's
-// status; the caller exits, which (as PID 1) kills whatever is left.
+// status; the caller exits (or, without namespaces, kills what is left).
+//
+// The caller holds runtime.LockOSThread, and every signal is sent from this
+// goroutine: below Landlock ABI 8 each thread has its own Landlock domain,
+// and signal scoping lets only the thread that forked the command signal
+// it and its descendants.
 func runAndReap(cfg *launchConfig, rep *reporter) int {
 	path, err := exec.LookPath(cfg.Argv[0])
 	if err != nil {
@@ -198,27 +210,50 @@ func runAndReap(cfg *launchConfig, rep *reporter) int {
 		}
 		return exitNoExec
 	}
-	stop := forward(cfg.TTY, p.Pid)
-	defer stop()
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, forwarded...)
+	defer signal.Stop(sigs)
+	type exit struct {
+		ws  syscall.WaitStatus
+		err error
+	}
+	exited := make(chan exit, 1)
+	go func() {
+		for {
+			var ws syscall.WaitStatus
+			wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+			if errors.Is(err, syscall.EINTR) {
+				continue
+			}
+			if err != nil {
+				exited <- exit{err: err}
+				return
+			}
+			if wpid == p.Pid && (ws.Exited() || ws.Signaled()) {
+				exited <- exit{ws: ws}
+				return
+			}
+		}
+	}()
 	for {
-		var ws syscall.WaitStatus
-		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, syscall.EINTR) {
-			continue
+		select {
+		case s := <-sigs:
+			if cfg.TTY && fromTTY(s) {
+				continue
+			}
+			_ = syscall.Kill(p.Pid, s.(syscall.Signal))
+		case e := <-exited:
+			if e.err != nil {
+				return setupFailed(rep, fmt.Errorf("wait: %w", e.err))
+			}
+			code := statusCode(e.ws)
+			ev := reportEvent{Event: "exit", Code: code}
+			if e.ws.Signaled() {
+				ev.Signal = int(e.ws.Signal())
+			}
+			rep.emit(ev)
+			return code
 		}
-		if err != nil {
-			return setupFailed(rep, fmt.Errorf("wait: %w", err))
-		}
-		if wpid != p.Pid || !(ws.Exited() || ws.Signaled()) {
-			continue
-		}
-		code := statusCode(ws)
-		ev := reportEvent{Event: "exit", Code: code}
-		if ws.Signaled() {
-			ev.Signal = int(ws.Signal())
-		}
-		rep.emit(ev)
-		return code
 	}
 }
 

@@ -132,3 +132,29 @@ func TestProtectedPaths_addDirMakesWritable(t *testing.T) {
 		t.Errorf("protectedPaths with --add-dir .git = %v, want nothing protected", got)
 	}
 }
+
+func TestComplement(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"home/u/.ssh", "home/u/src", "home/v", "usr/bin"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"home/u/.netrc", "home/u/notes", "etc"} {
+		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j := func(p string) string { return filepath.Join(root, p) }
+	got := complement([]string{root}, []string{j("home/u/.ssh"), j("home/u/.netrc")})
+	want := coverage{
+		Dirs:  []string{j("home/u/src"), j("home/v"), j("usr")},
+		Files: []string{j("etc"), j("home/u/notes")},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("complement =\n%+v\nwant\n%+v", got, want)
+	}
+	if got := complement([]string{root}, nil); !reflect.DeepEqual(got.Dirs, []string{root}) {
+		t.Errorf("complement with nothing denied = %+v, want the root itself", got)
+	}
+}

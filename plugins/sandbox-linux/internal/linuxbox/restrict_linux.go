@@ -58,29 +58,65 @@ func dropCapabilities() error {
 // mounts already enforce this; Landlock still holds if a mount is ever
 // undone. Without namespaces it is the first layer, and it also denies TCP.
 func applyLandlock(cfg *launchConfig, namespaces bool) error {
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWDirs("/dev").WithIoctlDev().IgnoreIfMissing(),
-	}
-	tmpDirs := []string{"/tmp", "/dev/shm"}
-	if !namespaces {
-		tmpDirs = []string{os.Getenv("TMPDIR")}
-		rules = []landlock.Rule{
+	if namespaces {
+		rules := []landlock.Rule{
 			landlock.RODirs("/"),
-			landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
-			landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
+			landlock.RWDirs("/dev").WithIoctlDev().IgnoreIfMissing(),
+			landlock.RWDirs(append(append([]string{}, cfg.WritableRoots...), "/tmp", "/dev/shm")...).WithRefer().IgnoreIfMissing(),
+		}
+		// Network policy is the network namespace's job; TCP stays
+		// unhandled so loopback servers inside the sandbox work.
+		c, err := landlock.NewConfig(landlock.V7.HandledAccessFS, landlock.V7.Scoped)
+		if err != nil {
+			return err
+		}
+		return c.BestEffort().Restrict(rules...)
+	}
+	// Without namespaces Landlock is the first layer: reads reach
+	// everything but the denied paths, writes only the writable roots and
+	// the private TMPDIR, and TCP is denied when the network is off.
+	denied := existing(cfg.DenyRead)
+	ro := complement([]string{"/"}, denied)
+	rw := complement(append(append([]string{}, cfg.WritableRoots...), os.Getenv("TMPDIR")), denied)
+	rules := []landlock.Rule{
+		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
+	}
+	if len(ro.Dirs) > 0 {
+		rules = append(rules, landlock.RODirs(ro.Dirs...).IgnoreIfMissing())
+	}
+	if len(ro.Files) > 0 {
+		rules = append(rules, landlock.ROFiles(ro.Files...).IgnoreIfMissing())
+	}
+	if len(rw.Dirs) > 0 {
+		rules = append(rules, landlock.RWDirs(rw.Dirs...).WithRefer().IgnoreIfMissing())
+	}
+	if len(rw.Files) > 0 {
+		rules = append(rules, landlock.RWFiles(rw.Files...).IgnoreIfMissing())
+	}
+	cfgLL := landlock.V7
+	if cfg.NetworkOn {
+		c, err := landlock.NewConfig(landlock.V7.HandledAccessFS, landlock.V7.Scoped)
+		if err != nil {
+			return err
+		}
+		cfgLL = *c
+	}
+	// Without namespaces there is no other file-system layer: a kernel
+	// without Landlock refuses here instead of running unconfined. Older
+	// ABIs still confine writes, so their missing rights are tolerated.
+	if landlockABI() == 0 {
+		return errors.New("this kernel has no Landlock, and without user namespaces nothing else can confine the command")
+	}
+	return cfgLL.BestEffort().Restrict(rules...)
+}
+
+func existing(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
 		}
 	}
-	rw := append(append([]string{}, cfg.WritableRoots...), tmpDirs...)
-	rules = append(rules, landlock.RWDirs(rw...).WithRefer().IgnoreIfMissing())
-	if !namespaces && !cfg.NetworkOn {
-		return landlock.V7.BestEffort().Restrict(rules...)
-	}
-	// Network policy is the network namespace's job; leave TCP unhandled so
-	// loopback servers inside the sandbox work.
-	c, err := landlock.NewConfig(landlock.V7.HandledAccessFS, landlock.V7.Scoped)
-	if err != nil {
-		return err
-	}
-	return c.BestEffort().Restrict(rules...)
+	return out
 }

@@ -19,6 +19,10 @@ type filterOptions struct {
 	// denyInet also denies IP, packet and netlink sockets, for the mode
 	// without a network namespace.
 	denyInet bool
+	// selfOnlyPriority limits setpriority and ioprio_set to the caller
+	// itself, for the mode without a PID namespace, where other processes
+	// of the user are reachable.
+	selfOnlyPriority bool
 }
 
 const (
@@ -74,7 +78,18 @@ func buildFilter(o filterOptions) ([]bpf.RawInstruction, error) {
 		a.jeq(unix.SYS_SOCKET, "socket", "")
 		a.jeq(unix.SYS_SOCKETPAIR, "socketpair", "")
 	}
+	if o.selfOnlyPriority {
+		a.jeq(unix.SYS_SETPRIORITY, "self", "")
+		a.jeq(unix.SYS_IOPRIO_SET, "self", "")
+	}
 	a.ret(seccompRetAllow)
+
+	if o.selfOnlyPriority {
+		a.label("self")
+		a.ld(offArg(1)) // who: 0 means the caller
+		a.jeq(0, "", "eperm")
+		a.ret(seccompRetAllow)
+	}
 
 	a.label("clone")
 	a.ld(offArg(0))

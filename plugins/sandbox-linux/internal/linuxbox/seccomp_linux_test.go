@@ -3,7 +3,7 @@ package linuxbox
 import "testing"
 
 func TestBuildFilter_assembles(t *testing.T) {
-	for _, o := range []filterOptions{{}, {networkOff: true}, {networkOff: true, denyInet: true}} {
+	for _, o := range []filterOptions{{}, {networkOff: true}, {networkOff: true, denyInet: true, selfOnlyPriority: true}} {
 		prog, err := buildFilter(o)
 		if err != nil {
 			t.Fatalf("buildFilter(%+v): %v", o, err)
