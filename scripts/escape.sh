@@ -38,10 +38,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 fi
 # The fallback without user namespaces, inside a user namespace whose
 # max_user_namespaces is 0. It must pass every case except those it reports
-# as lost (see 'airlock doctor'): outside chmod/chown and protected .git.
+# as lost (see 'airlock doctor'): visible outside processes, outside
+# chmod/chown and protected .git.
 if command -v unshare >/dev/null && unshare -Ur true 2>/dev/null; then
   mkdir -p "$base/fallback"
-  lost='^(fs-write\.chmod|fs-write\.chown|persistence\.git-hooks|persistence\.git-config|persistence\.git-dir-swap)$'
+  lost='^(proc\.ps-visible|fs-write\.chmod|fs-write\.chown|persistence\.git-hooks|persistence\.git-config|persistence\.git-dir-swap)$'
   run "fallback (no user namespaces): core minus reported losses" \
     env PATH="$base/bin:$PATH" ESC_BASE="$base/fallback" AIRLOCK_SANDBOX__ALLOW_DEGRADED=true \
     unshare -Ur sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"' sh \
