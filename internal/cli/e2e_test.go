@@ -557,3 +557,18 @@ func TestExec_pipesForwardSignalsIntoSandbox(t *testing.T) {
 		t.Errorf("exit %v, output %q; want the sandboxed command's TERM trap to run and exit 42", err, out.String())
 	}
 }
+
+func TestDoctor_reportsModeAndAppArmorProfile(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	r := e.run(t, nil, "doctor")
+	for _, want := range []string{"landlock", "seccomp", "user_namespaces", "mode: namespaces"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	r = e.run(t, nil, "doctor", "--apparmor")
+	if !strings.Contains(r.stdout, "userns,") || !strings.Contains(r.stdout, filepath.Join(e.bin, "airlock-sandbox-linux")) {
+		t.Errorf("doctor --apparmor:\n%s", r.stdout)
+	}
+}
