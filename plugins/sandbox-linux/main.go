@@ -7,13 +7,14 @@ package main
 import (
 	"os"
 
+	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/launcher"
 	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/linuxbox"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
 
 func main() {
-	if len(os.Args) > 1 && linuxbox.IsLaunchArg(os.Args[1]) {
-		os.Exit(linuxbox.RunLauncher(os.Args[1:]))
+	if len(os.Args) > 1 && launcher.IsLaunchArg(os.Args[1]) {
+		os.Exit(launcher.Run(os.Args[1:]))
 	}
 	sandbox.Serve(linuxbox.New())
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/launcher"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
 
@@ -83,7 +84,7 @@ func (b *Backend) Prepare(_ context.Context, req *sandbox.PrepareRequest) (*sand
 	if err != nil {
 		return nil, fmt.Errorf("%w: working directory: %v", sandbox.ErrInvalidRequest, err)
 	}
-	cfg := &launchConfig{
+	cfg := &launcher.Config{
 		Argv:      req.Command.Argv,
 		Cwd:       req.Command.Cwd,
 		Mode:      req.Policy.Mode.String(),
@@ -109,12 +110,12 @@ func (b *Backend) Prepare(_ context.Context, req *sandbox.PrepareRequest) (*sand
 			return nil, fmt.Errorf("%w: the working directory %s is inside denied path %s", sandbox.ErrInvalidRequest, req.Command.Cwd, d)
 		}
 	}
-	enc, err := cfg.encode()
+	enc, err := cfg.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("encode launch config: %w", err)
 	}
 	return &sandbox.PrepareResponse{Spec: sandbox.LaunchSpec{
-		Argv:       []string{self, launchArg, enc},
+		Argv:       []string{self, launcher.LaunchArg, enc},
 		Env:        commandEnv(req.Command.Env),
 		Cwd:        req.Command.Cwd,
 		ExtraFiles: []sandbox.ExtraFile{sandbox.ExtraFileReportPipe},
@@ -224,10 +225,4 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// within reports whether p is root or below it.
-func within(p, root string) bool {
-	if root == "/" {
-		return true
-	}
-	return p == root || strings.HasPrefix(p, root+"/")
-}
+func within(p, root string) bool { return launcher.Within(p, root) }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/launcher"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
 
@@ -22,7 +23,7 @@ var (
 // output heuristics fill in where it is silent and say they are guesses.
 func (b *Backend) Explain(_ context.Context, req *sandbox.ExplainRequest) (*sandbox.ExplainResponse, error) {
 	res := &sandbox.ExplainResponse{}
-	for _, ev := range parseReport(req.Report) {
+	for _, ev := range launcher.ParseReport(req.Report) {
 		if ev.Event != "denied" {
 			continue
 		}

@@ -94,30 +94,6 @@ func TestExplain_trustsReport(t *testing.T) {
 	}
 }
 
-func FuzzDecodeConfig(f *testing.F) {
-	f.Add(`{"argv":["true"],"cwd":"/","mode":"read-only","report_fd":-1}`)
-	f.Add(`{}`)
-	f.Add(`[`)
-	f.Fuzz(func(t *testing.T, s string) {
-		c, err := decodeConfig(s)
-		if err == nil && len(c.Argv) == 0 {
-			t.Fatalf("decodeConfig(%q) accepted an empty command", s)
-		}
-	})
-}
-
-func FuzzParseReport(f *testing.F) {
-	f.Add([]byte(`{"event":"exit","code":3}` + "\n"))
-	f.Add([]byte("\n\n{"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, ev := range parseReport(b) {
-			if ev.Event == "" {
-				t.Fatalf("parseReport kept an event without a name")
-			}
-		}
-	})
-}
-
 func TestProtectedPaths_addDirMakesWritable(t *testing.T) {
 	ws := t.TempDir()
 	ws, _ = filepath.EvalSymlinks(ws)
@@ -130,31 +106,5 @@ func TestProtectedPaths_addDirMakesWritable(t *testing.T) {
 	}
 	if got := protectedPaths([]string{ws, git}, []string{".git"}); len(got) != 0 {
 		t.Errorf("protectedPaths with --add-dir .git = %v, want nothing protected", got)
-	}
-}
-
-func TestComplement(t *testing.T) {
-	root := t.TempDir()
-	for _, d := range []string{"home/u/.ssh", "home/u/src", "home/v", "usr/bin"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{"home/u/.netrc", "home/u/notes", "etc"} {
-		if err := os.WriteFile(filepath.Join(root, f), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	j := func(p string) string { return filepath.Join(root, p) }
-	got := complement([]string{root}, []string{j("home/u/.ssh"), j("home/u/.netrc")})
-	want := coverage{
-		Dirs:  []string{j("home/u/src"), j("home/v"), j("usr")},
-		Files: []string{j("etc"), j("home/u/notes")},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("complement =\n%+v\nwant\n%+v", got, want)
-	}
-	if got := complement([]string{root}, nil); !reflect.DeepEqual(got.Dirs, []string{root}) {
-		t.Errorf("complement with nothing denied = %+v, want the root itself", got)
 	}
 }

@@ -10,34 +10,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/launcher"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
-
-const probeArg = "probe"
-
-// probeChild runs inside fresh namespaces during Probe: it succeeds only if
-// the mounts the init stage needs are allowed there (an AppArmor policy can
-// allow the namespace and still refuse the mounts).
-func probeChild() int {
-	if err := unix.Mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		fmt.Fprintln(os.Stderr, "make mounts private:", err)
-		return 1
-	}
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", 0, "size=4k"); err != nil {
-		fmt.Fprintln(os.Stderr, "mount tmpfs:", err)
-		return 1
-	}
-	return 0
-}
-
-func landlockABI() int {
-	const createRulesetVersion = 1
-	r, _, e := syscall.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, createRulesetVersion)
-	if e != 0 {
-		return 0
-	}
-	return int(r)
-}
 
 func readSysctl(name string) string {
 	b, err := os.ReadFile("/proc/sys/" + strings.ReplaceAll(name, ".", "/"))
@@ -49,7 +24,7 @@ func readSysctl(name string) string {
 
 func probeMachine(ctx context.Context) *sandbox.ProbeResult {
 	res := &sandbox.ProbeResult{}
-	abi := landlockABI()
+	abi := launcher.LandlockABI()
 	res.Features = append(res.Features, sandbox.Feature{Name: "landlock", Available: abi > 0, Detail: fmt.Sprintf("ABI %d", abi)})
 	_, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0)
 	res.Features = append(res.Features, sandbox.Feature{Name: "seccomp", Available: err == nil, Detail: "seccomp-bpf filters"})
@@ -57,7 +32,7 @@ func probeMachine(ctx context.Context) *sandbox.ProbeResult {
 	userns := sandbox.Feature{Name: "user_namespaces"}
 	self, err := os.Executable()
 	if err == nil {
-		cmd := exec.CommandContext(ctx, self, initArg, probeArg)
+		cmd := exec.CommandContext(ctx, self, launcher.InitArg, launcher.ProbeArg)
 		cmd.SysProcAttr = &syscall.SysProcAttr{
 			Cloneflags:  unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWIPC,
 			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getuid(), HostID: os.Getuid(), Size: 1}},
@@ -83,7 +58,7 @@ func probeMachine(ctx context.Context) *sandbox.ProbeResult {
 		}
 	case abi > 0:
 		res.Usable, res.Mode = true, "landlock-only"
-		res.Lost = lostWithoutNamespaces
+		res.Lost = launcher.LostWithoutNamespaces
 		res.Remedy = usernsRemedy()
 	default:
 		res.Mode = "none"

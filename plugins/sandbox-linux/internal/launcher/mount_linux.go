@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ const (
 // buildRoot builds the sandbox's file system view and pivots into it. It
 // runs in the init stage, which holds every capability of its own user
 // namespace and nothing outside it.
-func buildRoot(cfg *launchConfig) error {
+func buildRoot(cfg *Config) error {
 	ttyPath := ""
 	if cfg.TTY {
 		if p, err := os.Readlink("/proc/self/fd/0"); err == nil && strings.HasPrefix(p, "/dev/pts/") {

@@ -1,6 +1,6 @@
 //go:build linux && arm64
 
-package linuxbox
+package launcher
 
 const (
 	auditArch = 0xc00000b7 // AUDIT_ARCH_AARCH64

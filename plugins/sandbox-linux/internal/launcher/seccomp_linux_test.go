@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import "testing"
 

@@ -1,23 +1,28 @@
-package linuxbox
+package launcher
 
 import (
 	"encoding/json"
 	"fmt"
 )
 
-// Hidden first arguments of the launcher stages.
+// Hidden arguments of the launcher stages.
 const (
-	launchArg = "__airlock_launch"
-	initArg   = "__airlock_launch_init"
+	// LaunchArg selects the outer stage, which the host starts.
+	LaunchArg = "__airlock_launch"
+	// InitArg selects the init stage, PID 1 of the sandbox.
+	InitArg = "__airlock_launch_init"
+	// ProbeArg, after InitArg, makes the init stage only check that the
+	// mounts it needs are allowed, for Probe.
+	ProbeArg = "probe"
 )
 
 // IsLaunchArg reports whether arg selects one of the launcher stages, so
 // main can hand over before starting the plugin server.
-func IsLaunchArg(arg string) bool { return arg == launchArg || arg == initArg }
+func IsLaunchArg(arg string) bool { return arg == LaunchArg || arg == InitArg }
 
-// launchConfig is what Prepare hands the launcher, as JSON in argv. It holds
+// Config is what Prepare hands the launcher, as JSON in argv. It holds
 // resolved, absolute paths only.
-type launchConfig struct {
+type Config struct {
 	Argv          []string `json:"argv"`
 	Cwd           string   `json:"cwd"`
 	Mode          string   `json:"mode"`
@@ -33,13 +38,14 @@ type launchConfig struct {
 	Degraded bool `json:"degraded,omitempty"`
 }
 
-func (c *launchConfig) encode() (string, error) {
+// Encode renders the config for the launch spec's argv.
+func (c *Config) Encode() (string, error) {
 	b, err := json.Marshal(c)
 	return string(b), err
 }
 
-func decodeConfig(s string) (*launchConfig, error) {
-	var c launchConfig
+func decodeConfig(s string) (*Config, error) {
+	var c Config
 	if err := json.Unmarshal([]byte(s), &c); err != nil {
 		return nil, fmt.Errorf("decode launch config: %w", err)
 	}

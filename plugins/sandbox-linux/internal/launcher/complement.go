@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import (
 	"os"
@@ -33,10 +33,10 @@ const maxCoverDepth = 16
 func (c *coverage) cover(p string, denied []string, depth int) {
 	inside := false
 	for _, d := range denied {
-		if within(p, d) {
+		if Within(p, d) {
 			return // p is denied, or below a denied path
 		}
-		if within(d, p) {
+		if Within(d, p) {
 			inside = true
 		}
 	}

@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import (
 	"errors"
@@ -19,14 +19,14 @@ const (
 	exitNotFound = 127 // the command does not exist
 )
 
-// RunLauncher runs one launcher stage and returns its exit status. args[0]
+// Run runs one launcher stage and returns its exit status. args[0]
 // is the hidden stage argument and args[1] the encoded launch config.
-func RunLauncher(args []string) int {
+func Run(args []string) int {
 	if len(args) < 2 {
 		fmt.Fprintln(os.Stderr, "airlock: the sandbox launcher is started by airlock, not by hand")
 		return exitSetup
 	}
-	if args[0] == initArg && args[1] == probeArg {
+	if args[0] == InitArg && args[1] == ProbeArg {
 		return probeChild()
 	}
 	cfg, err := decodeConfig(args[1])
@@ -35,14 +35,14 @@ func RunLauncher(args []string) int {
 		return exitSetup
 	}
 	rep := newReporter(cfg.ReportFD)
-	if args[0] == initArg {
+	if args[0] == InitArg {
 		return stageInit(cfg, rep)
 	}
 	return stageOuter(cfg, rep, args[1])
 }
 
 func setupFailed(rep *reporter, err error) int {
-	rep.emit(reportEvent{Event: "setup_error", Detail: err.Error()})
+	rep.emit(ReportEvent{Event: "setup_error", Detail: err.Error()})
 	fmt.Fprintf(os.Stderr, "airlock: sandbox setup failed: %v; run 'airlock doctor' to see what this machine supports\n", err)
 	return exitSetup
 }
@@ -82,7 +82,7 @@ func forward(tty bool, pid int) (stop func()) {
 // stageOuter runs in the host's PTY. It creates the namespaces by starting
 // the init stage in them, forwards signals and returns the init stage's
 // status.
-func stageOuter(cfg *launchConfig, rep *reporter, enc string) int {
+func stageOuter(cfg *Config, rep *reporter, enc string) int {
 	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS)
 	if !cfg.NetworkOn {
 		flags |= unix.CLONE_NEWNET
@@ -93,7 +93,7 @@ func stageOuter(cfg *launchConfig, rep *reporter, enc string) int {
 		files = append(files, os.NewFile(uintptr(cfg.ReportFD), "report"))
 	}
 	self := "/proc/self/exe"
-	p, err := os.StartProcess(self, []string{self, initArg, enc}, &os.ProcAttr{
+	p, err := os.StartProcess(self, []string{self, InitArg, enc}, &os.ProcAttr{
 		Files: files,
 		Env:   os.Environ(),
 		Sys: &syscall.SysProcAttr{
@@ -118,7 +118,7 @@ func stageOuter(cfg *launchConfig, rep *reporter, enc string) int {
 		}
 		msg := fmt.Sprintf("user namespaces are unavailable here (%v), and the Landlock-only mode cannot keep .git read-only or give a private /tmp; "+
 			"set sandbox.allow_degraded = true to accept it, or see 'airlock doctor' for how to enable user namespaces", unwrapPathErr(err))
-		rep.emit(reportEvent{Event: "setup_error", Detail: msg})
+		rep.emit(ReportEvent{Event: "setup_error", Detail: msg})
 		fmt.Fprintf(os.Stderr, "airlock: refused: %s\n", msg)
 		return exitSetup
 	}
@@ -144,7 +144,7 @@ func statusCode(ws syscall.WaitStatus) int {
 }
 
 // stageInit is PID 1 of the sandbox's PID namespace.
-func stageInit(cfg *launchConfig, rep *reporter) int {
+func stageInit(cfg *Config, rep *reporter) int {
 	// The command is forked from this thread, which carries its dropped
 	// credentials; it is never unlocked, so it dies with the process.
 	runtime.LockOSThread()
@@ -165,7 +165,7 @@ func stageInit(cfg *launchConfig, rep *reporter) int {
 // restrict drops every capability and applies Landlock and seccomp to this
 // process and everything it starts. namespaces says whether the mount and
 // network namespaces already enforce the policy's first layer.
-func restrict(cfg *launchConfig, namespaces bool) error {
+func restrict(cfg *Config, namespaces bool) error {
 	if err := dropCapabilities(); err != nil {
 		return fmt.Errorf("drop capabilities: %w", err)
 	}
@@ -189,11 +189,11 @@ func restrict(cfg *launchConfig, namespaces bool) error {
 // goroutine: below Landlock ABI 8 each thread has its own Landlock domain,
 // and signal scoping lets only the thread that forked the command signal
 // it and its descendants.
-func runAndReap(cfg *launchConfig, rep *reporter) int {
+func runAndReap(cfg *Config, rep *reporter) int {
 	path, err := exec.LookPath(cfg.Argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "airlock: %s: command not found\n", cfg.Argv[0])
-		rep.emit(reportEvent{Event: "exit", Code: exitNotFound, Detail: "command not found"})
+		rep.emit(ReportEvent{Event: "exit", Code: exitNotFound, Detail: "command not found"})
 		return exitNotFound
 	}
 	p, err := os.StartProcess(path, cfg.Argv, &os.ProcAttr{
@@ -204,7 +204,7 @@ func runAndReap(cfg *launchConfig, rep *reporter) int {
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "airlock: %s: %v\n", cfg.Argv[0], unwrapPathErr(err))
-		rep.emit(reportEvent{Event: "exit", Code: exitNoExec, Detail: err.Error()})
+		rep.emit(ReportEvent{Event: "exit", Code: exitNoExec, Detail: err.Error()})
 		if errors.Is(err, syscall.ENOENT) {
 			return exitNotFound
 		}
@@ -247,7 +247,7 @@ func runAndReap(cfg *launchConfig, rep *reporter) int {
 				return setupFailed(rep, fmt.Errorf("wait: %w", e.err))
 			}
 			code := statusCode(e.ws)
-			ev := reportEvent{Event: "exit", Code: code}
+			ev := ReportEvent{Event: "exit", Code: code}
 			if e.ws.Signaled() {
 				ev.Signal = int(e.ws.Signal())
 			}

@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import (
 	"bufio"
@@ -7,8 +7,8 @@ import (
 	"os"
 )
 
-// reportEvent is one JSON line the launcher writes to the report pipe.
-type reportEvent struct {
+// ReportEvent is one JSON line the launcher writes to the report pipe.
+type ReportEvent struct {
 	// Event is "setup_error", "mode", "exit" or "denied".
 	Event   string `json:"event"`
 	Detail  string `json:"detail,omitempty"`
@@ -29,7 +29,7 @@ func newReporter(fd int) *reporter {
 	return &reporter{f: os.NewFile(uintptr(fd), "report")}
 }
 
-func (r *reporter) emit(ev reportEvent) {
+func (r *reporter) emit(ev ReportEvent) {
 	if r == nil || r.f == nil {
 		return
 	}
@@ -41,12 +41,13 @@ func (r *reporter) emit(ev reportEvent) {
 	_, _ = r.f.Write(append(b, '\n'))
 }
 
-func parseReport(b []byte) []reportEvent {
-	var out []reportEvent
+// ParseReport reads the report pipe's JSON lines, skipping anything else.
+func ParseReport(b []byte) []ReportEvent {
+	var out []ReportEvent
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
-		var ev reportEvent
+		var ev ReportEvent
 		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Event != "" {
 			out = append(out, ev)
 		}

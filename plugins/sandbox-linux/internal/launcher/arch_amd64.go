@@ -1,6 +1,6 @@
 //go:build linux && amd64
 
-package linuxbox
+package launcher
 
 const (
 	auditArch = 0xc000003e // AUDIT_ARCH_X86_64

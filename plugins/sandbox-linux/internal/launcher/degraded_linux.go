@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import (
 	"fmt"
@@ -12,8 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lostWithoutNamespaces is what the Landlock + seccomp mode cannot enforce.
-var lostWithoutNamespaces = []string{
+// LostWithoutNamespaces is what the Landlock + seccomp mode cannot enforce.
+var LostWithoutNamespaces = []string{
 	"protected names (.git, .airlock) stay writable inside writable roots",
 	"no private /tmp: a fresh directory under TMPDIR is used instead",
 	"outside processes stay visible in /proc with their arguments (signals, ptrace and renice are still blocked)",
@@ -24,11 +24,11 @@ var lostWithoutNamespaces = []string{
 // stageDegraded runs the command under Landlock and seccomp alone, for
 // machines where user namespaces are refused. The caller accepted this mode
 // explicitly.
-func stageDegraded(cfg *launchConfig, rep *reporter) int {
+func stageDegraded(cfg *Config, rep *reporter) int {
 	// The command is forked, signalled and cleaned up from this thread,
 	// which carries its Landlock domain (see runAndReap).
 	runtime.LockOSThread()
-	rep.emit(reportEvent{Event: "mode", Detail: "landlock-only: " + strings.Join(lostWithoutNamespaces, "; ")})
+	rep.emit(ReportEvent{Event: "mode", Detail: "landlock-only: " + strings.Join(LostWithoutNamespaces, "; ")})
 	tmp, err := os.MkdirTemp("", "airlock-tmp-")
 	if err != nil {
 		return setupFailed(rep, fmt.Errorf("private temp dir: %w", err))

@@ -1,4 +1,4 @@
-package linuxbox
+package launcher
 
 import (
 	"errors"
@@ -57,7 +57,7 @@ func dropCapabilities() error {
 // only to the writable roots and the private areas. With namespaces the
 // mounts already enforce this; Landlock still holds if a mount is ever
 // undone. Without namespaces it is the first layer, and it also denies TCP.
-func applyLandlock(cfg *launchConfig, namespaces bool) error {
+func applyLandlock(cfg *Config, namespaces bool) error {
 	if namespaces {
 		rules := []landlock.Rule{
 			landlock.RODirs("/"),
@@ -105,7 +105,7 @@ func applyLandlock(cfg *launchConfig, namespaces bool) error {
 	// Without namespaces there is no other file-system layer: a kernel
 	// without Landlock refuses here instead of running unconfined. Older
 	// ABIs still confine writes, so their missing rights are tolerated.
-	if landlockABI() == 0 {
+	if LandlockABI() == 0 {
 		return errors.New("this kernel has no Landlock, and without user namespaces nothing else can confine the command")
 	}
 	return cfgLL.BestEffort().Restrict(rules...)
