@@ -572,3 +572,55 @@ func TestDoctor_reportsModeAndAppArmorProfile(t *testing.T) {
 		t.Errorf("doctor --apparmor:\n%s", r.stdout)
 	}
 }
+
+// TestExec_jobControlInTmux drives a real bash in tmux: Ctrl-Z suspends a
+// sandboxed interactive command and gives the shell back, and fg resumes
+// it with its input working.
+func TestExec_jobControlInTmux(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	_, err := exec.LookPath("tmux")
+	plugintest.Require(t, "tmux", err == nil, "tmux is not installed")
+	bash, err := exec.LookPath("bash")
+	plugintest.Require(t, "bash", err == nil, "bash is not installed")
+	e := newEnv(t)
+	sock := filepath.Join(filepath.Dir(e.home), "tmux.sock")
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v %s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-x", "100", "-y", "30", "env", "-i", "HOME="+e.home, "TERM=xterm",
+		"PATH="+e.bin+":/usr/bin:/bin", "PS1=$ ", bash, "--norc", "--noprofile")
+	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
+	screen := func() string { return tmux("capture-pane", "-p") }
+	waitFor := func(s string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(screen(), s) {
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", s, screen())
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	tmux("send-keys", "cd "+e.ws+" && airlock exec -- cat", "Enter")
+	time.Sleep(300 * time.Millisecond)
+	tmux("send-keys", "first-line", "Enter")
+	waitFor("first-line\nfirst-line")
+	tmux("send-keys", "C-z")
+	waitFor("Stopped")
+	tmux("send-keys", "echo shell-is-back", "Enter")
+	waitFor("\nshell-is-back")
+	tmux("send-keys", "fg", "Enter")
+	time.Sleep(300 * time.Millisecond)
+	tmux("send-keys", "second-line", "Enter")
+	waitFor("second-line\nsecond-line")
+	tmux("send-keys", "C-d")
+	// Keys typed before airlock exits still belong to the command, so
+	// wait for the shell's prompt before typing to the shell.
+	waitFor("second-line\nsecond-line\n$ ")
+	tmux("send-keys", "echo rc=$?", "Enter")
+	waitFor("rc=0")
+}

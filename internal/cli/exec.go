@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -210,6 +212,9 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 		reports = append(reports, rp)
 		spec.ExtraFiles = append(spec.ExtraFiles, rp.w)
 	}
+	if len(reports) > 0 {
+		opts.Stopped = reports[0].stopped
+	}
 	res, err := ptyexec.Run(ctx, spec, ptyexec.Stdio(stdio), opts)
 	for _, rp := range reports {
 		rp.w.Close()
@@ -329,10 +334,12 @@ func lookPath(name, path, cwd string) (string, error) {
 	return "", exec.ErrNotFound
 }
 
-// reportPipe carries the launcher's report back to the host.
+// reportPipe carries the launcher's report back to the host. It is read
+// while the command runs, so events such as "stopped" act at once.
 type reportPipe struct {
-	r, w *os.File
-	done chan []byte
+	r, w    *os.File
+	done    chan []byte
+	stopped chan struct{}
 }
 
 func newReportPipe() (*reportPipe, error) {
@@ -340,10 +347,22 @@ func newReportPipe() (*reportPipe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("report pipe: %w", err)
 	}
-	rp := &reportPipe{r: r, w: w, done: make(chan []byte, 1)}
+	rp := &reportPipe{r: r, w: w, done: make(chan []byte, 1), stopped: make(chan struct{}, 1)}
 	go func() {
-		b, _ := io.ReadAll(io.LimitReader(r, 1<<20))
-		rp.done <- b
+		var all []byte
+		sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
+		sc.Buffer(make([]byte, 0, 4096), 64*1024)
+		for sc.Scan() {
+			line := sc.Bytes()
+			all = append(append(all, line...), '\n')
+			if bytes.Contains(line, []byte(`"event":"stopped"`)) {
+				select {
+				case rp.stopped <- struct{}{}:
+				default:
+				}
+			}
+		}
+		rp.done <- all
 	}()
 	return rp, nil
 }

@@ -42,6 +42,13 @@ type Options struct {
 	// KillGrace is how long a forwarded SIGTERM or SIGHUP may take before
 	// the command is killed.
 	KillGrace time.Duration
+	// Stopped receives a value when a sandbox launcher reports that the
+	// command stopped (Ctrl-Z); the host then suspends itself like any job.
+	// A command run without a launcher is watched directly. PTY only.
+	Stopped <-chan struct{}
+	// SuspendSelf stops the host until the user resumes it; nil means
+	// SIGSTOP to itself. Tests replace it.
+	SuspendSelf func()
 }
 
 // Result is the outcome of a run.
@@ -180,7 +187,33 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (res 
 		_, _ = wait(cmd)
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
-	res, err = wait(cmd)
+	defer func() { in.stop() }()
+	suspendSelf := opts.SuspendSelf
+	if suspendSelf == nil {
+		suspendSelf = func() { _ = syscall.Kill(os.Getpid(), syscall.SIGSTOP) }
+	}
+	// suspend hands the terminal back while the command is stopped: the
+	// user's shell gets its keyboard and its own terminal mode, and the
+	// command continues when the user resumes the host.
+	suspend := func() {
+		in.stop()
+		_ = raw.Suspend()
+		suspendSelf()
+		_ = raw.Resume()
+		if cols, rows, err := term.Size(stdio.Out); err == nil {
+			_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+		}
+		if c, err := newInputCopier(stdio.In, master); err == nil {
+			in = c
+		}
+		// The stopped job may be the PTY's foreground group (a sandboxed
+		// command in its own group) or the child's own group.
+		if fg, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPGRP); err == nil && fg > 0 {
+			_ = syscall.Kill(-fg, syscall.SIGCONT)
+		}
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT)
+	}
+	res, err = waitJob(cmd, opts.Stopped, suspend)
 	// Stop reading the user's keyboard before anything else: keys typed
 	// from now on belong to the shell.
 	in.stop()
@@ -190,6 +223,51 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (res 
 	<-outDone
 	res.Tail = tail.bytes()
 	return res, err
+}
+
+// waitJob waits for the command on a PTY, suspending the host whenever the
+// command stops, as seen directly or as reported through stopped.
+func waitJob(cmd *exec.Cmd, stopped <-chan struct{}, suspend func()) (Result, error) {
+	type status struct {
+		ws  syscall.WaitStatus
+		err error
+	}
+	statuses := make(chan status, 1)
+	resume := make(chan struct{})
+	go func() {
+		for {
+			var ws syscall.WaitStatus
+			_, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil)
+			if errors.Is(err, syscall.EINTR) {
+				continue
+			}
+			statuses <- status{ws, err}
+			if err != nil || !ws.Stopped() {
+				return
+			}
+			<-resume
+		}
+	}()
+	defer func() { _ = cmd.Process.Release() }()
+	for {
+		select {
+		case <-stopped:
+			suspend()
+		case st := <-statuses:
+			if st.err != nil {
+				return Result{}, st.err
+			}
+			if st.ws.Stopped() {
+				suspend()
+				resume <- struct{}{}
+				continue
+			}
+			if st.ws.Signaled() {
+				return Result{ExitCode: 128 + int(st.ws.Signal()), Signal: int(st.ws.Signal())}, nil
+			}
+			return Result{ExitCode: st.ws.ExitStatus()}, nil
+		}
+	}
 }
 
 // copyOutput copies until the PTY reports EOF or EIO (every slave closed)

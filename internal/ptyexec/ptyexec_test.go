@@ -255,3 +255,64 @@ func TestRun_startFailure(t *testing.T) {
 		t.Error("Run of a missing program succeeded")
 	}
 }
+
+func TestRun_ptyJobControl(t *testing.T) {
+	u := newUserTerminal(t)
+	before := termios(t, u.slave)
+	suspended := 0
+	var during unix.Termios
+	opts := Options{TTY: true, SuspendSelf: func() {
+		suspended++
+		during = termios(t, u.slave)
+	}}
+	// The child stops itself; the host must hand the terminal back,
+	// "suspend", then continue the child. (SIGSTOP, since the kernel
+	// discards SIGTSTP in the orphaned group of a session leader.)
+	res, err := Run(t.Context(), sh("echo before; kill -STOP $$; echo after; exit 6"), u.stdio(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if suspended != 1 {
+		t.Errorf("host suspended %d times, want 1", suspended)
+	}
+	if during != before {
+		t.Errorf("terminal was not restored while suspended")
+	}
+	if res.ExitCode != 6 {
+		t.Errorf("exit = %d, want 6 after resuming", res.ExitCode)
+	}
+	u.waitFor(t, "after")
+	if after := termios(t, u.slave); after != before {
+		t.Errorf("terminal not restored at the end")
+	}
+}
+
+func TestRun_ptyReportedStop(t *testing.T) {
+	u := newUserTerminal(t)
+	stopped := make(chan struct{}, 1)
+	suspended := make(chan struct{}, 1)
+	opts := Options{TTY: true, Stopped: stopped, SuspendSelf: func() { suspended <- struct{}{} }}
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := Run(context.Background(), sh("echo ready; read x; exit 0"), u.stdio(), opts)
+		done <- res
+	}()
+	u.waitFor(t, "ready")
+	stopped <- struct{}{} // as a launcher reports a stop
+	select {
+	case <-suspended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a reported stop did not suspend the host")
+	}
+	if _, err := u.master.Write([]byte("\r")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-done:
+		if res.ExitCode != 0 {
+			t.Errorf("exit = %d", res.ExitCode)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("input did not reach the command after resuming")
+	}
+}

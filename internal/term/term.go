@@ -29,6 +29,24 @@ func MakeRaw(f *os.File) (*State, error) {
 	return &State{fd: int(f.Fd()), saved: s}, nil
 }
 
+// Suspend puts the terminal back as it was, keeping the saved mode so that
+// Resume can make it raw again (for a job the user suspends).
+func (s *State) Suspend() error {
+	if s == nil || s.saved == nil {
+		return nil
+	}
+	return xterm.Restore(s.fd, s.saved)
+}
+
+// Resume makes the terminal raw again after Suspend.
+func (s *State) Resume() error {
+	if s == nil || s.saved == nil {
+		return nil
+	}
+	_, err := xterm.MakeRaw(s.fd)
+	return err
+}
+
 // Restore puts the terminal back exactly as it was. It is safe to call more
 // than once and on a nil State.
 func (s *State) Restore() error {

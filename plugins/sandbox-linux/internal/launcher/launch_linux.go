@@ -196,11 +196,19 @@ func runAndReap(cfg *Config, rep *reporter) int {
 		rep.emit(ReportEvent{Event: "exit", Code: exitNotFound, Detail: "command not found"})
 		return exitNotFound
 	}
+	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if cfg.TTY {
+		// As a shell does: the command gets its own process group, in
+		// the foreground of the PTY. Its group then has a parent in the
+		// same session, so Ctrl-Z really stops it (the kernel discards
+		// stops in orphaned groups), and keyboard signals reach only it.
+		sys.Setpgid, sys.Foreground, sys.Ctty = true, true, 0
+	}
 	p, err := os.StartProcess(path, cfg.Argv, &os.ProcAttr{
 		Dir:   cfg.Cwd,
 		Env:   os.Environ(),
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
-		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+		Sys:   sys,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "airlock: %s: %v\n", cfg.Argv[0], unwrapPathErr(err))
@@ -221,7 +229,7 @@ func runAndReap(cfg *Config, rep *reporter) int {
 	go func() {
 		for {
 			var ws syscall.WaitStatus
-			wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+			wpid, err := syscall.Wait4(-1, &ws, syscall.WUNTRACED, nil)
 			if errors.Is(err, syscall.EINTR) {
 				continue
 			}
@@ -229,7 +237,16 @@ func runAndReap(cfg *Config, rep *reporter) int {
 				exited <- exit{err: err}
 				return
 			}
-			if wpid == p.Pid && (ws.Exited() || ws.Signaled()) {
+			if wpid != p.Pid {
+				continue
+			}
+			if ws.Stopped() {
+				// Ctrl-Z: the host suspends itself like any job and
+				// sends SIGCONT when the user resumes it.
+				rep.emit(ReportEvent{Event: "stopped", Signal: int(ws.StopSignal())})
+				continue
+			}
+			if ws.Exited() || ws.Signaled() {
 				exited <- exit{ws: ws}
 				return
 			}
