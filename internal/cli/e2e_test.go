@@ -614,13 +614,24 @@ func TestExec_jobControlInTmux(t *testing.T) {
 	tmux("send-keys", "echo shell-is-back", "Enter")
 	waitFor("\nshell-is-back")
 	tmux("send-keys", "fg", "Enter")
-	time.Sleep(300 * time.Millisecond)
+	waitFor("$ fg\nairlock exec -- cat")
+	time.Sleep(500 * time.Millisecond)
 	tmux("send-keys", "second-line", "Enter")
 	waitFor("second-line\nsecond-line")
 	tmux("send-keys", "C-d")
 	// Keys typed before airlock exits still belong to the command, so
-	// wait for the shell's prompt before typing to the shell.
-	waitFor("second-line\nsecond-line\n$ ")
+	// wait for the shell's prompt (tmux trims its trailing space).
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		lines := strings.Split(strings.TrimRight(screen(), "\n"), "\n")
+		if lines[len(lines)-1] == "$" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no prompt after Ctrl-D:\n%s", screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	tmux("send-keys", "echo rc=$?", "Enter")
 	waitFor("rc=0")
 }
