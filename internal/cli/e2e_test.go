@@ -615,13 +615,25 @@ func TestExec_jobControlInTmux(t *testing.T) {
 	waitFor("\nshell-is-back")
 	tmux("send-keys", "fg", "Enter")
 	waitFor("$ fg\nairlock exec -- cat")
-	time.Sleep(500 * time.Millisecond)
+	// Type only once airlock has made the terminal raw again.
+	paneTTY := strings.TrimSpace(tmux("display-message", "-p", "#{pane_tty}"))
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, _ := exec.Command("stty", "-F", paneTTY, "-a").Output()
+		if strings.Contains(string(out), "-icanon") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("airlock did not resume raw mode after fg: %s", out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	tmux("send-keys", "second-line", "Enter")
 	waitFor("second-line\nsecond-line")
 	tmux("send-keys", "C-d")
 	// Keys typed before airlock exits still belong to the command, so
 	// wait for the shell's prompt (tmux trims its trailing space).
-	deadline := time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(10 * time.Second)
 	for {
 		lines := strings.Split(strings.TrimRight(screen(), "\n"), "\n")
 		if lines[len(lines)-1] == "$" {

@@ -200,6 +200,15 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (res 
 		_ = raw.Suspend()
 		suspendSelf()
 		_ = raw.Resume()
+		// Right after fg the shell may still be putting its own terminal
+		// mode back; keep raw mode for a moment, as full-screen programs
+		// do after SIGCONT.
+		go func() {
+			for range 10 {
+				time.Sleep(30 * time.Millisecond)
+				raw.Reassert()
+			}
+		}()
 		if cols, rows, err := term.Size(stdio.Out); err == nil {
 			_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 		}
@@ -314,6 +323,7 @@ func forwardResize(out, master *os.File) (stop func()) {
 // inputCopier copies the user's keyboard to the PTY, polling both the
 // keyboard and a wake-up pipe so it can stop without consuming a key.
 type inputCopier struct {
+	tty          bool
 	wakeR, wakeW *os.File
 	done         chan struct{}
 	once         sync.Once
@@ -324,7 +334,7 @@ func newInputCopier(in, master *os.File) (*inputCopier, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &inputCopier{wakeR: r, wakeW: w, done: make(chan struct{})}
+	c := &inputCopier{tty: term.IsTerminal(in), wakeR: r, wakeW: w, done: make(chan struct{})}
 	go c.run(int(in.Fd()), master)
 	return c, nil
 }
@@ -357,7 +367,16 @@ func (c *inputCopier) run(fd int, master *os.File) {
 			return
 		}
 		if n == 0 && err == nil {
-			return // EOF
+			// A terminal in canonical mode (just after a resumed job,
+			// before raw mode is back) turns the EOF key into a zero
+			// read: it was meant for the command, so pass EOF on.
+			if c.tty {
+				if _, werr := master.Write([]byte{4}); werr != nil {
+					return
+				}
+				continue
+			}
+			return
 		}
 	}
 }

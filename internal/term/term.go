@@ -4,6 +4,7 @@ package term
 
 import (
 	"os"
+	"sync"
 
 	"github.com/mattn/go-isatty"
 	xterm "golang.org/x/term"
@@ -14,8 +15,10 @@ func IsTerminal(f *os.File) bool {
 	return f != nil && isatty.IsTerminal(f.Fd())
 }
 
-// State is a saved terminal mode.
+// State is a saved terminal mode. Its methods may be called from several
+// goroutines; once Restore has run, the others do nothing.
 type State struct {
+	mu    sync.Mutex
 	fd    int
 	saved *xterm.State
 }
@@ -32,7 +35,12 @@ func MakeRaw(f *os.File) (*State, error) {
 // Suspend puts the terminal back as it was, keeping the saved mode so that
 // Resume can make it raw again (for a job the user suspends).
 func (s *State) Suspend() error {
-	if s == nil || s.saved == nil {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.saved == nil {
 		return nil
 	}
 	return xterm.Restore(s.fd, s.saved)
@@ -40,17 +48,45 @@ func (s *State) Suspend() error {
 
 // Resume makes the terminal raw again after Suspend.
 func (s *State) Resume() error {
-	if s == nil || s.saved == nil {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.saved == nil {
 		return nil
 	}
 	_, err := xterm.MakeRaw(s.fd)
 	return err
 }
 
+// Reassert makes the terminal raw again if something switched it back to
+// canonical mode, and reports whether it had to.
+func (s *State) Reassert() bool {
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.saved == nil {
+		return false
+	}
+	if cur, err := xterm.GetState(s.fd); err == nil && isRaw(s.fd, cur) {
+		return false
+	}
+	_, _ = xterm.MakeRaw(s.fd)
+	return true
+}
+
 // Restore puts the terminal back exactly as it was. It is safe to call more
 // than once and on a nil State.
 func (s *State) Restore() error {
-	if s == nil || s.saved == nil {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.saved == nil {
 		return nil
 	}
 	err := xterm.Restore(s.fd, s.saved)
