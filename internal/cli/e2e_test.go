@@ -647,3 +647,64 @@ func TestExec_jobControlInTmux(t *testing.T) {
 	tmux("send-keys", "echo rc=$?", "Enter")
 	waitFor("rc=0")
 }
+
+// TestExec_realTools runs ordinary development work inside the sandbox.
+func TestExec_realTools(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	git := func(args ...string) {
+		c := exec.Command("git", args...)
+		c.Dir, c.Env = e.ws, e.vars
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("config", "user.email", "dev@example.com")
+	git("config", "user.name", "Dev")
+	files := map[string]string{
+		"hello.c":       "#include <stdio.h>\nint main(void){puts(\"built-and-ran\");return 0;}\n",
+		"Makefile":      "hello: hello.c\n\tcc -o hello hello.c\n",
+		"gocmd/go.mod":  "module example.com/hi\n\ngo 1.21\n",
+		"gocmd/main.go": "package main\n\nfunc main() { println(\"go-ran\") }\n",
+		"run.sh":        "#!/bin/sh\necho script-ran\n",
+	}
+	for name, body := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(e.ws, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(e.ws, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"git status", []string{"exec", "--", "git", "status", "--short"}, "hello.c"},
+		{"git commit needs --add-dir .git", []string{"exec", "--add-dir", ".git", "--", "sh", "-c", "git add -A && git commit -qm first && git log --oneline"}, "first"},
+		{"make and run", []string{"exec", "--", "sh", "-c", "make -s hello && ./hello"}, "built-and-ran"},
+		{"go build", []string{"exec", "--", "sh", "-c", "cd gocmd && GOCACHE=$TMPDIR/gocache go build -o hi . && ./hi"}, "go-ran"},
+		{"script, pipes and jobs", []string{"exec", "--", "sh", "-c", "chmod +x run.sh && ./run.sh | tr a-z A-Z & wait; (sleep 0.1; echo bg-done) & wait"}, "SCRIPT-RAN"},
+	}
+	goBin, goErr := exec.LookPath("go")
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			if s.name == "go build" {
+				if goErr != nil {
+					t.Skip("no go toolchain on PATH")
+				}
+				e.vars = append(e.vars, "PATH="+filepath.Dir(goBin)+":/usr/local/bin:/usr/bin:/bin")
+			}
+			r := e.run(t, nil, s.args...)
+			if r.code != 0 || !strings.Contains(r.stdout+r.stderr, s.want) {
+				t.Errorf("%v: code %d\nstdout %q\nstderr %q", s.args, r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+	r := e.run(t, nil, "exec", "--", "git", "commit", "--allow-empty", "-qm", "second")
+	if r.code == 0 {
+		t.Errorf("git commit without --add-dir .git succeeded; .git must stay read-only")
+	}
+}
