@@ -158,6 +158,16 @@ func protectedPaths(roots, names []string) []string {
 func existingProtected(roots, names []string) []string {
 	var out []string
 	for _, r := range roots {
+		for _, g := range nestedGitDirs(r) {
+			out = appendUnique(out, g)
+			if fi, err := os.Lstat(g); err == nil && fi.Mode().IsRegular() {
+				if gd := gitdirOf(g); gd != "" {
+					out = appendUnique(out, gd)
+				}
+			}
+		}
+	}
+	for _, r := range roots {
 		for _, n := range names {
 			p := filepath.Join(r, n)
 			fi, err := os.Lstat(p)
@@ -192,6 +202,47 @@ func dropExplicit(protected, roots []string) []string {
 		}
 	}
 	return kept
+}
+
+// Bounds of the walk for nested repositories: deep enough for a directory
+// of clones or a vendored checkout, cheap enough to run per command.
+const (
+	nestedGitDepth   = 4
+	nestedGitEntries = 20000
+)
+
+// nestedGitDirs finds .git entries of repositories nested below root (not
+// root's own). It does not descend into .git directories, node_modules or
+// symbolic links, and stops after nestedGitEntries entries.
+func nestedGitDirs(root string) []string {
+	var out []string
+	budget := nestedGitEntries
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		if depth > nestedGitDepth || budget <= 0 {
+			return
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		budget -= len(entries)
+		for _, e := range entries {
+			name := e.Name()
+			p := filepath.Join(dir, name)
+			if name == ".git" {
+				if depth > 0 {
+					out = append(out, p)
+				}
+				continue
+			}
+			if e.IsDir() && name != "node_modules" {
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	return out
 }
 
 // gitdirOf reads a "gitdir: PATH" pointer file.

@@ -108,3 +108,24 @@ func TestProtectedPaths_addDirMakesWritable(t *testing.T) {
 		t.Errorf("protectedPaths with --add-dir .git = %v, want nothing protected", got)
 	}
 }
+
+func TestProtectedPaths_nestedRepositories(t *testing.T) {
+	ws := t.TempDir()
+	ws, _ = filepath.EvalSymlinks(ws)
+	dirs := []string{".git", "vendor/lib/.git", "a/b/c/.git", "node_modules/x/.git", ".git/modules/sub"}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := protectedPaths([]string{ws}, []string{".git"})
+	want := map[string]bool{filepath.Join(ws, ".git"): true, filepath.Join(ws, "vendor/lib/.git"): true, filepath.Join(ws, "a/b/c/.git"): true}
+	if len(got) != len(want) {
+		t.Fatalf("protectedPaths = %v, want %v", got, want)
+	}
+	for _, p := range got {
+		if !want[p] {
+			t.Errorf("unexpected protected path %s", p)
+		}
+	}
+}
