@@ -123,6 +123,9 @@ func TestExec_workspaceWrite(t *testing.T) {
 	if !strings.Contains(r.stderr, "Read-only file system") {
 		t.Errorf("stderr = %q, want the command's own error", r.stderr)
 	}
+	if !strings.Contains(r.stderr, "airlock: the sandbox blocked write "+outside) {
+		t.Errorf("stderr = %q, want airlock to say what it blocked", r.stderr)
+	}
 	r = e.run(t, nil, "exec", "-s", "workspace-write", "--", "sh", "-c", "echo inside > here.txt")
 	if b, err := os.ReadFile(filepath.Join(e.ws, "here.txt")); r.code != 0 || string(b) != "inside\n" {
 		t.Errorf("write in the workspace: code %d, file %q, err %v, stderr %q", r.code, b, err, r.stderr)

@@ -174,6 +174,7 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 		if err != nil {
 			return 127, fmt.Errorf("%s: command not found", argv[0])
 		}
+		opts.TailBytes = 0 // nothing to explain without a sandbox
 		res, err := ptyexec.Run(ctx, ptyexec.Spec{Argv: append([]string{path}, argv[1:]...), Env: a.env.list, Dir: a.cwd}, ptyexec.Stdio(stdio), opts)
 		return res.ExitCode, err
 	}

@@ -37,7 +37,8 @@ type Options struct {
 	// TTY runs the command on a PTY. The caller decides, normally when
 	// both In and Out are terminals.
 	TTY bool
-	// TailBytes is how much of the output to keep for Explain (PTY only).
+	// TailBytes is how much of the output to keep for Explain: the PTY's
+	// output, or stderr when it is a stream of its own.
 	TailBytes int
 	// KillGrace is how long a forwarded SIGTERM or SIGHUP may take before
 	// the command is killed.
@@ -87,12 +88,71 @@ func runPipes(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (Re
 	// A new session: no controlling terminal, so the command can neither
 	// push input into the user's terminal nor signal the caller's group.
 	cmd.SysProcAttr = sysProcAttr(false)
+	// Keep the end of stderr for Explain by relaying it, but only where
+	// that changes nothing the caller can see: stderr is its own stream,
+	// not a terminal and not the same file as stdout (whose interleaving a
+	// relay could reorder).
+	var relay *stderrRelay
+	if opts.TailBytes > 0 && !term.IsTerminal(stdio.Err) && !sameFile(stdio.Err, stdio.Out) {
+		r, w, err := os.Pipe()
+		if err == nil {
+			relay = &stderrRelay{r: r, tail: newTail(opts.TailBytes), done: make(chan struct{})}
+			cmd.Stderr = w
+			go relay.run(stdio.Err)
+			defer w.Close()
+		}
+	}
 	if err := cmd.Start(); err != nil {
+		if relay != nil {
+			relay.r.Close()
+		}
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
+	}
+	if relay != nil {
+		cmd.Stderr.(*os.File).Close()
 	}
 	stop := forwardSignals(ctx, cmd.Process, false, opts.KillGrace)
 	defer stop()
-	return wait(cmd)
+	res, err := wait(cmd)
+	if relay != nil {
+		res.Tail = relay.finish()
+	}
+	return res, err
+}
+
+// stderrRelay copies the command's stderr through and keeps its tail.
+type stderrRelay struct {
+	r    *os.File
+	tail *tailBuffer
+	done chan struct{}
+}
+
+func (s *stderrRelay) run(dst *os.File) {
+	defer close(s.done)
+	_, _ = io.Copy(io.MultiWriter(dst, s.tail), s.r)
+}
+
+// finish waits for the last output; a process that outlived the command
+// and kept stderr open (only possible without a sandbox) cannot hold the
+// host for long.
+func (s *stderrRelay) finish() []byte {
+	select {
+	case <-s.done:
+	case <-time.After(200 * time.Millisecond):
+		s.r.Close()
+		<-s.done
+	}
+	s.r.Close()
+	return s.tail.bytes()
+}
+
+func sameFile(a, b *os.File) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	fa, errA := a.Stat()
+	fb, errB := b.Stat()
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 func wait(cmd *exec.Cmd) (Result, error) {

@@ -316,3 +316,37 @@ func TestRun_ptyReportedStop(t *testing.T) {
 		t.Fatal("input did not reach the command after resuming")
 	}
 }
+
+func TestRun_pipesKeepStderrTail(t *testing.T) {
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	var out, errOut []byte
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); out, _ = io.ReadAll(outR) }()
+	go func() { defer wg.Done(); errOut, _ = io.ReadAll(errR) }()
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	res, err := Run(t.Context(), sh("echo out; echo 'touch: cannot touch /etc/x: Read-only file system' >&2; exit 1"),
+		Stdio{In: devnull, Out: outW, Err: errW}, Options{TailBytes: 64})
+	outW.Close()
+	errW.Close()
+	wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != "out\n" || !strings.Contains(string(errOut), "Read-only file system") {
+		t.Errorf("stdout %q stderr %q", out, errOut)
+	}
+	if !strings.Contains(string(res.Tail), "/etc/x") || len(res.Tail) > 64 {
+		t.Errorf("tail = %q, want the end of stderr, at most 64 bytes", res.Tail)
+	}
+	// stdout and stderr on one file: no relay, so nothing can reorder.
+	r, w, _ := os.Pipe()
+	res, err = Run(t.Context(), sh("echo a; echo b >&2; echo c"), Stdio{In: devnull, Out: w, Err: w}, Options{TailBytes: 64})
+	w.Close()
+	both, _ := io.ReadAll(r)
+	if err != nil || string(both) != "a\nb\nc\n" || len(res.Tail) != 0 {
+		t.Errorf("shared stdout/stderr: %q tail %q err %v", both, res.Tail, err)
+	}
+}
