@@ -61,7 +61,8 @@ func prepareFromProto(p *sandboxv1.PrepareRequest) *PrepareRequest {
 }
 
 func specToProto(s *LaunchSpec) *sandboxv1.LaunchSpec {
-	out := &sandboxv1.LaunchSpec{Argv: s.Argv, Env: s.Env, Cwd: s.Cwd}
+	out := &sandboxv1.LaunchSpec{Argv: s.Argv, Env: s.Env, Cwd: s.Cwd,
+		Template: s.Template, CommandIndex: int32(s.CommandIndex), EnvOverrides: s.EnvOverrides}
 	for _, f := range s.ExtraFiles {
 		out.ExtraFiles = append(out.ExtraFiles, sandboxv1.ExtraFile(f))
 	}
@@ -69,7 +70,8 @@ func specToProto(s *LaunchSpec) *sandboxv1.LaunchSpec {
 }
 
 func specFromProto(p *sandboxv1.LaunchSpec) LaunchSpec {
-	out := LaunchSpec{Argv: p.GetArgv(), Env: p.GetEnv(), Cwd: p.GetCwd()}
+	out := LaunchSpec{Argv: p.GetArgv(), Env: p.GetEnv(), Cwd: p.GetCwd(),
+		Template: p.GetTemplate(), CommandIndex: int(p.GetCommandIndex()), EnvOverrides: p.GetEnvOverrides()}
 	for _, f := range p.GetExtraFiles() {
 		out.ExtraFiles = append(out.ExtraFiles, ExtraFile(f))
 	}

@@ -189,6 +189,49 @@ type LaunchSpec struct {
 	// Cwd is absolute.
 	Cwd        string
 	ExtraFiles []ExtraFile
+	// Template marks a spec that depends on the command only through its
+	// argv, Argv[CommandIndex:], and its environment, the command's with
+	// EnvOverrides (KEY=VALUE) applied. The host may reuse a template for
+	// other commands under the same policy, working directory and terminal
+	// use without calling Prepare, so a backend must only set it when the
+	// spec does not depend on the state of the file system (resolve paths
+	// at launch instead).
+	Template     bool
+	CommandIndex int
+	EnvOverrides []string
+}
+
+// Instantiate returns the spec for another command from a template.
+func (s *LaunchSpec) Instantiate(cmd Command) (LaunchSpec, error) {
+	if !s.Template {
+		return LaunchSpec{}, fmt.Errorf("%w: the launch spec is not a template", ErrInvalidRequest)
+	}
+	if len(cmd.Argv) == 0 {
+		return LaunchSpec{}, fmt.Errorf("%w: empty command", ErrInvalidRequest)
+	}
+	out := *s
+	out.Argv = append(append([]string{}, s.Argv[:s.CommandIndex]...), cmd.Argv...)
+	out.Env = applyEnv(cmd.Env, s.EnvOverrides)
+	out.ExtraFiles = append([]ExtraFile{}, s.ExtraFiles...)
+	out.EnvOverrides = append([]string{}, s.EnvOverrides...)
+	return out, nil
+}
+
+// applyEnv sets each KEY=VALUE of overrides in env, replacing earlier
+// values of KEY.
+func applyEnv(env, overrides []string) []string {
+	out := make([]string, 0, len(env)+len(overrides))
+	set := map[string]bool{}
+	for _, kv := range overrides {
+		k, _, _ := strings.Cut(kv, "=")
+		set[k] = true
+	}
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !set[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, overrides...)
 }
 
 // Validate checks a spec received from a backend. The host treats an invalid
@@ -215,6 +258,16 @@ func (s *LaunchSpec) Validate() error {
 	}
 	if len(s.ExtraFiles) > 8 {
 		return fmt.Errorf("%w: too many extra files", ErrInvalidResponse)
+	}
+	if s.Template {
+		if s.CommandIndex < 1 || s.CommandIndex > len(s.Argv) {
+			return fmt.Errorf("%w: template command index %d outside argv", ErrInvalidResponse, s.CommandIndex)
+		}
+		for _, kv := range s.EnvOverrides {
+			if i := strings.IndexByte(kv, '='); i <= 0 {
+				return fmt.Errorf("%w: environment override %q is not KEY=VALUE", ErrInvalidResponse, kv)
+			}
+		}
 	}
 	return nil
 }

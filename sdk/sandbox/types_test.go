@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,32 @@ func TestLaunchSpec_Validate(t *testing.T) {
 		if err != nil && !errors.Is(err, ErrInvalidResponse) {
 			t.Errorf("%s: Validate() = %v, want ErrInvalidResponse", tt.name, err)
 		}
+	}
+}
+
+func TestLaunchSpec_Instantiate(t *testing.T) {
+	tmpl := LaunchSpec{Argv: []string{"/p", "launch", "{}", "old", "args"}, Cwd: "/w", Env: []string{"A=1"},
+		ExtraFiles: []ExtraFile{ExtraFileReportPipe}, Template: true, CommandIndex: 3, EnvOverrides: []string{"TMPDIR=/tmp"}}
+	if err := tmpl.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := tmpl.Instantiate(Command{Argv: []string{"ls", "-l"}, Env: []string{"TMPDIR=/x", "B=2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got.Argv, " ") != "/p launch {} ls -l" || strings.Join(got.Env, " ") != "B=2 TMPDIR=/tmp" {
+		t.Errorf("Instantiate = argv %v env %v", got.Argv, got.Env)
+	}
+	tmpl.Argv[0] = "/changed"
+	if got.Argv[0] != "/p" {
+		t.Error("Instantiate shares the template's argv")
+	}
+	bad := tmpl
+	bad.CommandIndex = 9
+	if err := bad.Validate(); err == nil {
+		t.Error("Validate accepted a command index outside argv")
+	}
+	if _, err := (&LaunchSpec{Argv: []string{"/p"}}).Instantiate(Command{Argv: []string{"ls"}}); err == nil {
+		t.Error("Instantiate accepted a spec that is not a template")
 	}
 }

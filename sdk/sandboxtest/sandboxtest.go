@@ -22,6 +22,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -83,6 +85,13 @@ type contractCase struct {
 	run  func(t *testing.T, sb sandbox.Sandbox)
 }
 
+func sameEnv(a, b []string) bool {
+	as, bs := append([]string{}, a...), append([]string{}, b...)
+	sort.Strings(as)
+	sort.Strings(bs)
+	return reflect.DeepEqual(as, bs)
+}
+
 func validRequest(t *testing.T) *sandbox.PrepareRequest {
 	dir := t.TempDir()
 	return &sandbox.PrepareRequest{
@@ -141,6 +150,33 @@ var contractCases = []contractCase{
 		}
 		if err := res.Spec.Validate(); err != nil {
 			t.Errorf("Prepare spec invalid: %v", err)
+		}
+	}},
+	{"Prepare_templateMatchesPrepare", func(t *testing.T, sb sandbox.Sandbox) {
+		req := validRequest(t)
+		res, err := sb.Prepare(t.Context(), req)
+		if errors.Is(err, sandbox.ErrUnavailable) {
+			t.Skipf("backend unavailable on this machine: %v", err)
+		}
+		if err != nil {
+			t.Fatalf("Prepare: %v", err)
+		}
+		if !res.Spec.Template {
+			t.Skip("the backend's specs are not templates")
+		}
+		other := *req
+		other.Command.Argv = []string{"/bin/echo", "a b", "--flag"}
+		other.Command.Env = []string{"PATH=/bin", "OTHER=1", "TMPDIR=/elsewhere"}
+		want, err := sb.Prepare(t.Context(), &other)
+		if err != nil {
+			t.Fatalf("Prepare(other): %v", err)
+		}
+		got, err := res.Spec.Instantiate(other.Command)
+		if err != nil {
+			t.Fatalf("Instantiate: %v", err)
+		}
+		if !reflect.DeepEqual(got.Argv, want.Spec.Argv) || !sameEnv(got.Env, want.Spec.Env) || got.Cwd != want.Spec.Cwd {
+			t.Errorf("template instantiated for another command = %+v, but Prepare gives %+v", got, want.Spec)
 		}
 	}},
 	{"Explain_successHasNoDenials", func(t *testing.T, sb sandbox.Sandbox) {

@@ -20,14 +20,19 @@ const (
 // main can hand over before starting the plugin server.
 func IsLaunchArg(arg string) bool { return arg == LaunchArg || arg == InitArg }
 
-// Config is what Prepare hands the launcher, as JSON in argv. It holds
-// resolved, absolute paths only.
+// Config is what Prepare hands the launcher, as JSON in argv, followed by
+// the command. Paths are absolute; the outer stage resolves them against
+// the file system at launch and hands the init stage the result.
 type Config struct {
-	Argv          []string `json:"argv"`
+	// Argv is the command; it travels after the config in the launcher's
+	// own argv, so one config serves any command.
+	Argv          []string `json:"argv,omitempty"`
 	Cwd           string   `json:"cwd"`
 	Mode          string   `json:"mode"`
 	WritableRoots []string `json:"writable_roots,omitempty"`
-	// Protected are absolute paths to keep read-only (existing ones).
+	// ProtectedNames stay read-only under every writable root.
+	ProtectedNames []string `json:"protected_names,omitempty"`
+	// Protected are the absolute paths resolve found to keep read-only.
 	Protected []string `json:"protected,omitempty"`
 	DenyRead  []string `json:"deny_read,omitempty"`
 	NetworkOn bool     `json:"network_on"`
@@ -40,7 +45,9 @@ type Config struct {
 
 // Encode renders the config for the launch spec's argv.
 func (c *Config) Encode() (string, error) {
-	b, err := json.Marshal(c)
+	cc := *c
+	cc.Argv = nil
+	b, err := json.Marshal(&cc)
 	return string(b), err
 }
 
@@ -48,9 +55,6 @@ func decodeConfig(s string) (*Config, error) {
 	var c Config
 	if err := json.Unmarshal([]byte(s), &c); err != nil {
 		return nil, fmt.Errorf("decode launch config: %w", err)
-	}
-	if len(c.Argv) == 0 {
-		return nil, fmt.Errorf("decode launch config: empty command")
 	}
 	return &c, nil
 }

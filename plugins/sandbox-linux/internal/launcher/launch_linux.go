@@ -34,11 +34,23 @@ func Run(args []string) int {
 		fmt.Fprintf(os.Stderr, "airlock: %v\n", err)
 		return exitSetup
 	}
+	cfg.Argv = args[2:]
+	if len(cfg.Argv) == 0 {
+		fmt.Fprintln(os.Stderr, "airlock: the sandbox launcher was given no command")
+		return exitSetup
+	}
 	rep := newReporter(cfg.ReportFD)
 	if args[0] == InitArg {
 		return stageInit(cfg, rep)
 	}
-	return stageOuter(cfg, rep, args[1])
+	if err := cfg.resolve(); err != nil {
+		return setupFailed(rep, err)
+	}
+	resolved, err := cfg.Encode()
+	if err != nil {
+		return setupFailed(rep, err)
+	}
+	return stageOuter(cfg, rep, resolved)
 }
 
 func setupFailed(rep *reporter, err error) int {
@@ -93,7 +105,7 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 		files = append(files, os.NewFile(uintptr(cfg.ReportFD), "report"))
 	}
 	self := "/proc/self/exe"
-	p, err := os.StartProcess(self, []string{self, InitArg, enc}, &os.ProcAttr{
+	p, err := os.StartProcess(self, append([]string{self, InitArg, enc}, cfg.Argv...), &os.ProcAttr{
 		Files: files,
 		Env:   os.Environ(),
 		Sys: &syscall.SysProcAttr{

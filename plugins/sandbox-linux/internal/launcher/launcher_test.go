@@ -34,13 +34,22 @@ func TestComplement(t *testing.T) {
 }
 
 func FuzzDecodeConfig(f *testing.F) {
-	f.Add(`{"argv":["true"],"cwd":"/","mode":"read-only","report_fd":-1}`)
+	f.Add(`{"cwd":"/","mode":"read-only","report_fd":-1}`)
 	f.Add(`{}`)
 	f.Add(`[`)
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := decodeConfig(s)
-		if err == nil && len(c.Argv) == 0 {
-			t.Fatalf("decodeConfig(%q) accepted an empty command", s)
+		if err != nil {
+			return
+		}
+		c.Argv = nil // travels outside the config
+		enc, err := c.Encode()
+		if err != nil {
+			t.Fatalf("Encode of a decoded config: %v", err)
+		}
+		again, err := decodeConfig(enc)
+		if err != nil || !reflect.DeepEqual(again, c) {
+			t.Fatalf("config does not round-trip: %q -> %q", s, enc)
 		}
 	})
 }
@@ -55,4 +64,60 @@ func FuzzParseReport(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestProtectedPaths_worktreeGitdir(t *testing.T) {
+	base := t.TempDir()
+	base, _ = filepath.EvalSymlinks(base)
+	ws := filepath.Join(base, "wt")
+	real := filepath.Join(base, "repo", ".git", "worktrees", "wt")
+	for _, d := range []string{ws, real, filepath.Join(ws, ".airlock")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".git"), []byte("gitdir: ../repo/.git/worktrees/wt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := protectedPaths([]string{ws}, []string{".git", ".airlock", ".missing"})
+	want := []string{filepath.Join(ws, ".git"), real, filepath.Join(ws, ".airlock")}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("protectedPaths = %v, want %v", got, want)
+	}
+}
+
+func TestProtectedPaths_addDirMakesWritable(t *testing.T) {
+	ws := t.TempDir()
+	ws, _ = filepath.EvalSymlinks(ws)
+	git := filepath.Join(ws, ".git")
+	if err := os.Mkdir(git, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := protectedPaths([]string{ws}, []string{".git"}); !reflect.DeepEqual(got, []string{git}) {
+		t.Errorf("protectedPaths = %v, want [%s]", got, git)
+	}
+	if got := protectedPaths([]string{ws, git}, []string{".git"}); len(got) != 0 {
+		t.Errorf("protectedPaths with --add-dir .git = %v, want nothing protected", got)
+	}
+}
+
+func TestProtectedPaths_nestedRepositories(t *testing.T) {
+	ws := t.TempDir()
+	ws, _ = filepath.EvalSymlinks(ws)
+	dirs := []string{".git", "vendor/lib/.git", "a/b/c/.git", "node_modules/x/.git", ".git/modules/sub"}
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(ws, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := protectedPaths([]string{ws}, []string{".git"})
+	want := map[string]bool{filepath.Join(ws, ".git"): true, filepath.Join(ws, "vendor/lib/.git"): true, filepath.Join(ws, "a/b/c/.git"): true}
+	if len(got) != len(want) {
+		t.Fatalf("protectedPaths = %v, want %v", got, want)
+	}
+	for _, p := range got {
+		if !want[p] {
+			t.Errorf("unexpected protected path %s", p)
+		}
+	}
 }

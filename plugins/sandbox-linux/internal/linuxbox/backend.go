@@ -80,45 +80,36 @@ func (b *Backend) Prepare(_ context.Context, req *sandbox.PrepareRequest) (*sand
 	if err != nil {
 		return nil, fmt.Errorf("%w: locate launcher: %v", sandbox.ErrUnavailable, err)
 	}
-	cwd, err := filepath.EvalSymlinks(req.Command.Cwd)
-	if err != nil {
-		return nil, fmt.Errorf("%w: working directory: %v", sandbox.ErrInvalidRequest, err)
-	}
 	cfg := &launcher.Config{
-		Argv:      req.Command.Argv,
 		Cwd:       req.Command.Cwd,
 		Mode:      req.Policy.Mode.String(),
 		NetworkOn: req.Policy.Network == sandbox.NetworkOn,
 		TTY:       req.TTY,
 		ReportFD:  3,
 		Degraded:  req.Policy.AllowDegraded,
+		DenyRead:  req.Policy.DenyRead,
 	}
 	if req.Policy.Mode == sandbox.ModeWorkspaceWrite {
-		cfg.WritableRoots = resolveRoots(req.Policy.WritableRoots)
-		cfg.Protected = protectedPaths(cfg.WritableRoots, req.Policy.ProtectedNames)
-	}
-	for _, p := range req.Policy.DenyRead {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			cfg.DenyRead = appendUnique(cfg.DenyRead, real)
-		}
-		// A path that does not exist has nothing to hide today; it is kept
-		// so a file created later under a writable root cannot be read.
-		cfg.DenyRead = appendUnique(cfg.DenyRead, p)
-	}
-	for _, d := range cfg.DenyRead {
-		if within(cwd, d) {
-			return nil, fmt.Errorf("%w: the working directory %s is inside denied path %s", sandbox.ErrInvalidRequest, req.Command.Cwd, d)
-		}
+		cfg.WritableRoots = req.Policy.WritableRoots
+		cfg.ProtectedNames = req.Policy.ProtectedNames
 	}
 	enc, err := cfg.Encode()
 	if err != nil {
 		return nil, fmt.Errorf("encode launch config: %w", err)
 	}
+	// The spec is a template: the command is its argv's tail and its
+	// environment only gains TMPDIR, and the launcher resolves every path
+	// at launch. The host may reuse it for other commands under the same
+	// policy without asking again.
+	head := []string{self, launcher.LaunchArg, enc}
 	return &sandbox.PrepareResponse{Spec: sandbox.LaunchSpec{
-		Argv:       []string{self, launcher.LaunchArg, enc},
-		Env:        commandEnv(req.Command.Env),
-		Cwd:        req.Command.Cwd,
-		ExtraFiles: []sandbox.ExtraFile{sandbox.ExtraFileReportPipe},
+		Argv:         append(head, req.Command.Argv...),
+		Env:          commandEnv(req.Command.Env),
+		Cwd:          req.Command.Cwd,
+		ExtraFiles:   []sandbox.ExtraFile{sandbox.ExtraFileReportPipe},
+		Template:     true,
+		CommandIndex: len(head),
+		EnvOverrides: []string{"TMPDIR=/tmp"},
 	}}, nil
 }
 
@@ -133,147 +124,6 @@ func commandEnv(env []string) []string {
 		out = append(out, kv)
 	}
 	return append(out, "TMPDIR=/tmp")
-}
-
-func resolveRoots(roots []string) []string {
-	var out []string
-	for _, r := range roots {
-		real, err := filepath.EvalSymlinks(r)
-		if err != nil {
-			continue // a root that does not exist cannot be bound
-		}
-		out = appendUnique(out, real)
-	}
-	return out
-}
-
-// protectedPaths lists the existing protected entries under each writable
-// root, plus the real git directory a worktree or submodule's .git file
-// points at. A protected path the user made a writable root of its own
-// (--add-dir .git, to let git commit) stays writable.
-func protectedPaths(roots, names []string) []string {
-	return dropExplicit(existingProtected(roots, names), roots)
-}
-
-func existingProtected(roots, names []string) []string {
-	var out []string
-	for _, r := range roots {
-		for _, g := range nestedGitDirs(r) {
-			out = appendUnique(out, g)
-			if fi, err := os.Lstat(g); err == nil && fi.Mode().IsRegular() {
-				if gd := gitdirOf(g); gd != "" {
-					out = appendUnique(out, gd)
-				}
-			}
-		}
-	}
-	for _, r := range roots {
-		for _, n := range names {
-			p := filepath.Join(r, n)
-			fi, err := os.Lstat(p)
-			if err != nil {
-				continue
-			}
-			out = appendUnique(out, p)
-			if n == ".git" && fi.Mode().IsRegular() {
-				if gd := gitdirOf(p); gd != "" {
-					out = appendUnique(out, gd)
-				}
-			}
-			if fi.Mode()&os.ModeSymlink != 0 {
-				if real, err := filepath.EvalSymlinks(p); err == nil {
-					out = appendUnique(out, real)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func dropExplicit(protected, roots []string) []string {
-	kept := protected[:0]
-	for _, p := range protected {
-		explicit := false
-		for _, r := range roots {
-			explicit = explicit || within(r, p)
-		}
-		if !explicit {
-			kept = append(kept, p)
-		}
-	}
-	return kept
-}
-
-// Bounds of the walk for nested repositories: deep enough for a directory
-// of clones or a vendored checkout, cheap enough to run per command.
-const (
-	nestedGitDepth   = 4
-	nestedGitEntries = 20000
-)
-
-// nestedGitDirs finds .git entries of repositories nested below root (not
-// root's own). It does not descend into .git directories, node_modules or
-// symbolic links, and stops after nestedGitEntries entries.
-func nestedGitDirs(root string) []string {
-	var out []string
-	budget := nestedGitEntries
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		if depth > nestedGitDepth || budget <= 0 {
-			return
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return
-		}
-		budget -= len(entries)
-		for _, e := range entries {
-			name := e.Name()
-			p := filepath.Join(dir, name)
-			if name == ".git" {
-				if depth > 0 {
-					out = append(out, p)
-				}
-				continue
-			}
-			if e.IsDir() && name != "node_modules" {
-				walk(p, depth+1)
-			}
-		}
-	}
-	walk(root, 0)
-	return out
-}
-
-// gitdirOf reads a "gitdir: PATH" pointer file.
-func gitdirOf(file string) string {
-	b, err := os.ReadFile(file)
-	if err != nil || len(b) > 4096 {
-		return ""
-	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	dir, ok := strings.CutPrefix(strings.TrimSpace(line), "gitdir:")
-	if !ok {
-		return ""
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(file), dir)
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return ""
-	}
-	return real
-}
-
-func appendUnique(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
 }
 
 func within(p, root string) bool { return launcher.Within(p, root) }

@@ -2,6 +2,7 @@ package linuxbox
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -15,7 +16,7 @@ var (
 	// touch: cannot touch '/etc/x': Read-only file system
 	// sh: 1: cannot create /home/u/x: Read-only file system
 	// bash: /etc/x: Permission denied
-	pathDenied = regexp.MustCompile(`(?m)['"\x60]?(/[^\s'"\x60:]+)['"\x60]?: (?:Read-only file system|Permission denied|Operation not permitted)`)
+	pathDenied = regexp.MustCompile(`(?m)(?:^|[\s'"\x60])(['"\x60]?)([^\s'"\x60:]+)['"\x60]?: (?:Read-only file system|Permission denied|Operation not permitted)`)
 	netDenied  = regexp.MustCompile(`(?i)(could not resolve host:?\s*(\S+)|temporary failure in name resolution|network is unreachable|name or service not known|getaddrinfo\s+(?:EAI_AGAIN|ENOTFOUND)\s*(\S*))`)
 )
 
@@ -52,7 +53,16 @@ func guessDenials(req *sandbox.ExplainRequest) []sandbox.Denial {
 	tail := string(req.OutputTail)
 	seen := map[string]bool{}
 	for _, m := range pathDenied.FindAllStringSubmatch(tail, 8) {
-		p := m[1]
+		quoted, p := m[1] != "", m[2]
+		if !filepath.IsAbs(p) {
+			// A bare word ("sh: 1: …") is not a path; a relative path
+			// is quoted or has a slash, and is relative to the command's
+			// working directory.
+			if !quoted && !strings.Contains(p, "/") {
+				continue
+			}
+			p = filepath.Join(req.Prepared.Command.Cwd, p)
+		}
 		if seen[p] {
 			continue
 		}

@@ -730,10 +730,19 @@ func (x *PrepareRequest) GetTty() bool {
 type LaunchSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Argv[0] must be an absolute path.
-	Argv          []string    `protobuf:"bytes,1,rep,name=argv,proto3" json:"argv,omitempty"`
-	Env           []string    `protobuf:"bytes,2,rep,name=env,proto3" json:"env,omitempty"`
-	Cwd           string      `protobuf:"bytes,3,opt,name=cwd,proto3" json:"cwd,omitempty"`
-	ExtraFiles    []ExtraFile `protobuf:"varint,4,rep,packed,name=extra_files,json=extraFiles,proto3,enum=airlock.sandbox.v1.ExtraFile" json:"extra_files,omitempty"`
+	Argv       []string    `protobuf:"bytes,1,rep,name=argv,proto3" json:"argv,omitempty"`
+	Env        []string    `protobuf:"bytes,2,rep,name=env,proto3" json:"env,omitempty"`
+	Cwd        string      `protobuf:"bytes,3,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	ExtraFiles []ExtraFile `protobuf:"varint,4,rep,packed,name=extra_files,json=extraFiles,proto3,enum=airlock.sandbox.v1.ExtraFile" json:"extra_files,omitempty"`
+	// When template is set, the spec depends on the command only through its
+	// argv, which is argv[command_index:], and its environment, which is the
+	// command's environment with env_overrides (KEY=VALUE) applied. The host
+	// may then reuse the spec for other commands under the same policy,
+	// working directory and terminal use without calling Prepare again, so a
+	// template must not depend on the state of the file system.
+	Template      bool     `protobuf:"varint,5,opt,name=template,proto3" json:"template,omitempty"`
+	CommandIndex  int32    `protobuf:"varint,6,opt,name=command_index,json=commandIndex,proto3" json:"command_index,omitempty"`
+	EnvOverrides  []string `protobuf:"bytes,7,rep,name=env_overrides,json=envOverrides,proto3" json:"env_overrides,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -792,6 +801,27 @@ func (x *LaunchSpec) GetCwd() string {
 func (x *LaunchSpec) GetExtraFiles() []ExtraFile {
 	if x != nil {
 		return x.ExtraFiles
+	}
+	return nil
+}
+
+func (x *LaunchSpec) GetTemplate() bool {
+	if x != nil {
+		return x.Template
+	}
+	return false
+}
+
+func (x *LaunchSpec) GetCommandIndex() int32 {
+	if x != nil {
+		return x.CommandIndex
+	}
+	return 0
+}
+
+func (x *LaunchSpec) GetEnvOverrides() []string {
+	if x != nil {
+		return x.EnvOverrides
 	}
 	return nil
 }
@@ -1101,14 +1131,17 @@ const file_airlock_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x0ePrepareRequest\x125\n" +
 	"\acommand\x18\x01 \x01(\v2\x1b.airlock.sandbox.v1.CommandR\acommand\x122\n" +
 	"\x06policy\x18\x02 \x01(\v2\x1a.airlock.sandbox.v1.PolicyR\x06policy\x12\x10\n" +
-	"\x03tty\x18\x03 \x01(\bR\x03tty\"\x84\x01\n" +
+	"\x03tty\x18\x03 \x01(\bR\x03tty\"\xea\x01\n" +
 	"\n" +
 	"LaunchSpec\x12\x12\n" +
 	"\x04argv\x18\x01 \x03(\tR\x04argv\x12\x10\n" +
 	"\x03env\x18\x02 \x03(\tR\x03env\x12\x10\n" +
 	"\x03cwd\x18\x03 \x01(\tR\x03cwd\x12>\n" +
 	"\vextra_files\x18\x04 \x03(\x0e2\x1d.airlock.sandbox.v1.ExtraFileR\n" +
-	"extraFiles\"E\n" +
+	"extraFiles\x12\x1a\n" +
+	"\btemplate\x18\x05 \x01(\bR\btemplate\x12#\n" +
+	"\rcommand_index\x18\x06 \x01(\x05R\fcommandIndex\x12#\n" +
+	"\renv_overrides\x18\a \x03(\tR\fenvOverrides\"E\n" +
 	"\x0fPrepareResponse\x122\n" +
 	"\x04spec\x18\x01 \x01(\v2\x1e.airlock.sandbox.v1.LaunchSpecR\x04spec\"\xbe\x01\n" +
 	"\x0eExplainRequest\x12>\n" +
