@@ -711,3 +711,74 @@ func TestExec_realTools(t *testing.T) {
 		t.Errorf("git commit without --add-dir .git succeeded; .git must stay read-only")
 	}
 }
+
+func (e *env) pluginStarts(t *testing.T) int {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(e.home, ".local", "state", "airlock", "airlock.log"))
+	return strings.Count(string(b), `"msg":"plugin started"`)
+}
+
+func TestExec_reusesLaunchSpecs(t *testing.T) {
+	plugintest.RequireUserNS(t)
+	e := newEnv(t)
+	// A private copy of the binaries, so the test can change the plugin.
+	bin := filepath.Join(filepath.Dir(e.home), "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"airlock", "airlock-sandbox-linux"} {
+		b, err := os.ReadFile(filepath.Join(e.bin, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bin, n), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.bin = bin
+	e.vars = append(e.vars, "AIRLOCK_LOG=debug")
+
+	e.run(t, nil, "exec", "--", "true")
+	if n := e.pluginStarts(t); n != 1 {
+		t.Fatalf("first run started the plugin %d times, want 1", n)
+	}
+	e.run(t, nil, "exec", "--", "sh", "-c", "echo again")
+	if n := e.pluginStarts(t); n != 1 {
+		t.Errorf("a second run under the same policy started the plugin again (%d starts)", n)
+	}
+
+	// Paths are resolved at launch: a .git made after caching is protected.
+	if err := os.MkdirAll(filepath.Join(e.ws, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.run(t, nil, "exec", "--", "sh", "-c", "echo x > .git/config")
+	if _, err := os.Stat(filepath.Join(e.ws, ".git", "config")); err == nil {
+		t.Errorf("a .git created after the spec was cached was writable")
+	}
+
+	// A failure is explained: the plugin starts lazily for that.
+	r := e.run(t, nil, "exec", "--", "touch", "/etc/airlock-cache-test")
+	if !strings.Contains(r.stderr, "the sandbox blocked write") {
+		t.Errorf("failure not explained from a cached spec: %q", r.stderr)
+	}
+
+	// Any change to the plugin binary misses.
+	before := e.pluginStarts(t)
+	p := filepath.Join(bin, "airlock-sandbox-linux")
+	now := time.Now().Add(time.Minute)
+	if err := os.Chtimes(p, now, now); err != nil {
+		t.Fatal(err)
+	}
+	e.run(t, nil, "exec", "--", "true")
+	if n := e.pluginStarts(t); n != before+1 {
+		t.Errorf("a changed plugin binary did not make the host ask the plugin again (%d -> %d starts)", before, n)
+	}
+
+	// The switch turns reuse off.
+	before = e.pluginStarts(t)
+	e.vars = append(e.vars, "AIRLOCK_PLUGIN__REUSE_LAUNCH_SPECS=false")
+	e.run(t, nil, "exec", "--", "true")
+	if n := e.pluginStarts(t); n != before+1 {
+		t.Errorf("with reuse off the plugin did not start (%d -> %d)", before, n)
+	}
+}

@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/airlock-dev/airlock/internal/config"
+	"github.com/airlock-dev/airlock/internal/pluginhost"
 	"github.com/airlock-dev/airlock/internal/ptyexec"
+	"github.com/airlock-dev/airlock/internal/speccache"
 	"github.com/airlock-dev/airlock/internal/term"
 	"github.com/airlock-dev/airlock/sdk/handshake"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
@@ -182,23 +184,12 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 	if err != nil {
 		return 0, err
 	}
-	sb, err := a.host.Sandbox(ctx, entry)
-	if err != nil {
-		return 0, err
-	}
-	info, err := sb.Info(ctx, &sandbox.InfoRequest{})
-	if err != nil {
-		return 0, err
-	}
-	if err := requireCapabilities(info, pol); err != nil {
-		return 0, err
-	}
 	req := &sandbox.PrepareRequest{
 		Command: sandbox.Command{Argv: argv, Cwd: a.cwd, Env: a.env.list},
 		Policy:  pol,
 		TTY:     tty,
 	}
-	prep, err := sb.Prepare(ctx, req)
+	prep, sb, err := a.prepare(ctx, entry, req)
 	if err != nil {
 		return 0, err
 	}
@@ -235,9 +226,66 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 	}
 	a.noteDegraded(report, stdio.Err)
 	if res.ExitCode != 0 {
+		if sb == nil {
+			// The spec came from the cache: start the plugin only now,
+			// to explain the failure.
+			if sb, err = a.host.Sandbox(ctx, entry); err != nil {
+				a.log.Slog.Warn("start sandbox plugin to explain", "error", err)
+				return res.ExitCode, nil
+			}
+		}
 		a.explain(ctx, sb, req, res, report, stdio.Err)
 	}
 	return res.ExitCode, nil
+}
+
+// prepare returns the launch spec for req: from a cached template of the
+// same plugin binary, policy, directory and terminal use when there is one
+// (and then without starting the plugin, so sb is nil), else from the
+// plugin, caching the answer when it is a template.
+func (a *app) prepare(ctx context.Context, entry pluginEntry, req *sandbox.PrepareRequest) (*sandbox.PrepareResponse, sandbox.Sandbox, error) {
+	var key speccache.Key
+	var cache *speccache.Cache
+	if a.cfg.Plugin.ReuseLaunchSpecs {
+		// The same checks as a start, minus the digest: a pinned binary
+		// was hashed when the entry was made, and any change to it since
+		// changes its identity and so misses.
+		unpinned := entry
+		unpinned.SHA256 = ""
+		if path, err := pluginhost.Check(unpinned, os.Getuid()); err == nil {
+			if id, err := speccache.Identity(path); err == nil {
+				key = speccache.Key{Plugin: path, Identity: id, Pin: entry.SHA256, Policy: req.Policy, Cwd: req.Command.Cwd, TTY: req.TTY}
+				cache = speccache.New(filepath.Join(a.dirs.Runtime, "specs"), os.Getuid())
+				if hit, ok := cache.Load(key); ok && requireCapabilities(&hit.Info, req.Policy) == nil {
+					spec, err := hit.Spec.Instantiate(req.Command)
+					if err == nil {
+						return &sandbox.PrepareResponse{Spec: spec}, nil, nil
+					}
+				}
+			}
+		}
+	}
+	sb, err := a.host.Sandbox(ctx, entry)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := sb.Info(ctx, &sandbox.InfoRequest{})
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := requireCapabilities(info, req.Policy); err != nil {
+		return nil, nil, err
+	}
+	prep, err := sb.Prepare(ctx, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cache != nil && prep.Spec.Template && prep.Spec.Argv[0] == key.Plugin {
+		if err := cache.Store(key, &speccache.Entry{Info: *info, Spec: prep.Spec}); err != nil {
+			a.log.Slog.Warn("cache launch spec", "error", err)
+		}
+	}
+	return prep, sb, nil
 }
 
 // noteDegraded says once per login session, in one line, that the sandbox

@@ -71,8 +71,9 @@ type Config struct {
 		Timeout time.Duration
 	}
 	Plugin struct {
-		StartTimeout time.Duration
-		CallTimeout  time.Duration
+		StartTimeout     time.Duration
+		CallTimeout      time.Duration
+		ReuseLaunchSpecs bool
 	}
 	LogLevel        string
 	TrustedProjects []string
@@ -329,6 +330,7 @@ func (l *loader) resolve(projectRoot, home string) (*Config, error) {
 	c.Assessor.Timeout = k.Duration("assessor.timeout")
 	c.Plugin.StartTimeout = k.Duration("plugin.start_timeout")
 	c.Plugin.CallTimeout = k.Duration("plugin.call_timeout")
+	c.Plugin.ReuseLaunchSpecs = k.Bool("plugin.reuse_launch_specs")
 	c.LogLevel = k.String("log.level")
 	c.TrustedProjects = expandAll(k.Strings("trusted_projects"), home)
 	for _, n := range k.MapKeys("plugins") {
