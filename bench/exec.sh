@@ -19,6 +19,9 @@ if command -v bwrap >/dev/null; then
   cmds+=("bwrap (hardened)=bwrap --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp --bind $ws $ws --ro-bind $ws/.git $ws/.git --unshare-net --unshare-pid --unshare-ipc --unshare-user --disable-userns --cap-drop ALL --new-session --die-with-parent /bin/true")
 fi
 cmds+=("airlock exec (ws-write)=$bin/airlock exec -s workspace-write --network off -- /bin/true")
+# The same without reusing the backend's launch-spec template: the plugin
+# starts for every command (env adds its own ~1 ms).
+cmds+=("  ...no spec reuse=env AIRLOCK_PLUGIN__REUSE_LAUNCH_SPECS=false $bin/airlock exec -s workspace-write --network off -- /bin/true")
 cmds+=("airlock exec (danger)=$bin/airlock exec -s danger-full-access -- /bin/true")
 if [ -n "${CODEX_BIN:-}" ]; then cmds+=("codex sandbox=$CODEX_BIN sandbox linux /bin/true"); fi
 if [ -n "${SRT_BIN:-}" ]; then cmds+=("srt=$SRT_BIN -c true"); fi

@@ -71,7 +71,7 @@ func measure(name string, argv []string, n, warm int) result {
 	}
 	r.median, r.p90, r.mean = times[len(times)/2], times[len(times)*9/10], sum/time.Duration(len(times))
 	if kib, ok := cgroupPeak(argv); ok {
-		r.peakKiB, r.peakHow = kib, "cgroup memory.peak, whole tree"
+		r.peakKiB, r.peakHow = kib, "cgroup peak, whole tree"
 	}
 	return r
 }
