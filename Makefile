@@ -8,7 +8,7 @@ GOOS    ?= $(shell $(GO) env GOOS)
 LDFLAGS := -s -w
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-PLUGINS := airlock-assessor airlock-sandbox-linux
+PLUGINS := airlock-assessor airlock-sandbox-linux airlock-sandbox-linux-launcher
 ifeq ($(GOOS),darwin)
 PLUGINS := airlock-assessor airlock-sandbox-macos
 endif
@@ -25,6 +25,7 @@ ifeq ($(GOOS),darwin)
 	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock-sandbox-macos ./plugins/sandbox-macos
 else
 	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock-sandbox-linux ./plugins/sandbox-linux
+	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock-sandbox-linux-launcher ./plugins/sandbox-linux/launcher
 endif
 
 # install copies the binaries together, so the host finds its plugins

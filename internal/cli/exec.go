@@ -280,7 +280,7 @@ func (a *app) prepare(ctx context.Context, entry pluginEntry, req *sandbox.Prepa
 	if err != nil {
 		return nil, nil, err
 	}
-	if cache != nil && prep.Spec.Template && prep.Spec.Argv[0] == key.Plugin {
+	if cache != nil && prep.Spec.Template {
 		if err := cache.Store(key, &speccache.Entry{Info: *info, Spec: prep.Spec}); err != nil {
 			a.log.Slog.Warn("cache launch spec", "error", err)
 		}

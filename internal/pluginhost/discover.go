@@ -43,9 +43,12 @@ type Configured struct {
 // ErrNotFound reports that no plugin has the requested name.
 var ErrNotFound = errors.New("plugin not found")
 
-// kindOf infers a plugin's kind from its binary name.
+// kindOf infers a plugin's kind from its binary name. Files named
+// airlock-*-launcher are a plugin's helpers, never plugins themselves.
 func kindOf(name string) string {
 	switch {
+	case strings.HasSuffix(name, "-launcher"):
+		return ""
 	case strings.HasPrefix(name, "sandbox-"):
 		return handshake.KindSandbox
 	case name == "assessor" || strings.HasPrefix(name, "assessor-"):

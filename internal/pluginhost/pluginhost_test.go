@@ -195,7 +195,7 @@ func TestCheck_foreignOwner(t *testing.T) {
 
 func TestDiscover_precedence(t *testing.T) {
 	self, user := t.TempDir(), t.TempDir()
-	for _, f := range []string{filepath.Join(self, "airlock-sandbox-linux"), filepath.Join(self, "airlock-assessor"), filepath.Join(self, "airlock-unrelated"),
+	for _, f := range []string{filepath.Join(self, "airlock-sandbox-linux"), filepath.Join(self, "airlock-assessor"), filepath.Join(self, "airlock-unrelated"), filepath.Join(self, "airlock-sandbox-linux-launcher"),
 		filepath.Join(user, "airlock-assessor"), filepath.Join(user, "airlock-assessor-llm")} {
 		if err := os.WriteFile(f, nil, 0o755); err != nil {
 			t.Fatal(err)

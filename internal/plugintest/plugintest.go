@@ -117,7 +117,7 @@ func Dir(t testing.TB) string {
 			return
 		}
 		// go build names binaries after their directories.
-		renames := map[string]string{"host": "airlock", "sandbox-linux": "airlock-sandbox-linux", "assessor": "airlock-assessor", "assessor-hello": "airlock-assessor-hello"}
+		renames := map[string]string{"host": "airlock", "sandbox-linux": "airlock-sandbox-linux", "assessor": "airlock-assessor", "assessor-hello": "airlock-assessor-hello", "launcher": "airlock-sandbox-linux-launcher"}
 		for from, to := range renames {
 			if err := os.Rename(filepath.Join(buildDir, from), filepath.Join(buildDir, to)); err != nil {
 				buildErr = err

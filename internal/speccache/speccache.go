@@ -58,6 +58,9 @@ func (k Key) id() (string, error) {
 type Entry struct {
 	Info sandbox.Info
 	Spec sandbox.LaunchSpec
+	// Launcher is the identity of Spec.Argv[0] when it is not the plugin
+	// binary but a helper beside it; Load checks it again.
+	Launcher string
 }
 
 // Cache is a directory of entries.
@@ -91,17 +94,35 @@ func (c *Cache) Load(k Key) (*Entry, bool) {
 	if err := json.NewDecoder(f).Decode(&e); err != nil {
 		return nil, false
 	}
-	if !e.Spec.Template || e.Spec.Validate() != nil || e.Spec.Argv[0] != k.Plugin {
+	if !e.Spec.Template || e.Spec.Validate() != nil || !ownProgram(k.Plugin, e.Spec.Argv[0]) {
 		return nil, false
+	}
+	if e.Spec.Argv[0] != k.Plugin {
+		if id, err := Identity(e.Spec.Argv[0]); err != nil || id != e.Launcher {
+			return nil, false
+		}
 	}
 	return &e, true
 }
 
+// ownProgram reports whether a spec runs the plugin binary or its launcher
+// helper: nothing else is reused without asking the plugin.
+func ownProgram(plugin, prog string) bool {
+	return prog == plugin || prog == plugin+"-launcher"
+}
+
 // Store saves e for k atomically. Only templates whose program is the
-// plugin binary itself are kept.
+// plugin binary or its launcher helper are kept.
 func (c *Cache) Store(k Key, e *Entry) error {
-	if !e.Spec.Template || e.Spec.Validate() != nil || e.Spec.Argv[0] != k.Plugin {
+	if !e.Spec.Template || e.Spec.Validate() != nil || !ownProgram(k.Plugin, e.Spec.Argv[0]) {
 		return errors.New("speccache: only templates that run the plugin binary are cached")
+	}
+	if e.Spec.Argv[0] != k.Plugin {
+		id, err := Identity(e.Spec.Argv[0])
+		if err != nil {
+			return err
+		}
+		e.Launcher = id
 	}
 	id, err := k.id()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/launcher"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
@@ -60,14 +61,33 @@ func (b *Backend) Probe(ctx context.Context, _ *sandbox.ProbeRequest) (*sandbox.
 	return b.probe(ctx), nil
 }
 
+// executable returns the program launch specs run: the lean launcher
+// beside this binary when it is installed and safe to run, else this
+// binary, whose hidden launch mode is the same code.
 func (b *Backend) executable() (string, error) {
 	b.once.Do(func() {
 		b.self, b.err = os.Executable()
 		if b.err == nil {
 			b.self, b.err = filepath.EvalSymlinks(b.self)
 		}
+		if b.err == nil {
+			if l := b.self + "-launcher"; safeToRun(l) {
+				b.self = l
+			}
+		}
 	})
 	return b.self, b.err
+}
+
+// safeToRun applies the host's rules for plugin binaries to the launcher:
+// a regular executable owned by the user or root, not writable by others.
+func safeToRun(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 || fi.Mode().Perm()&0o022 != 0 {
+		return false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && (int(st.Uid) == os.Getuid() || st.Uid == 0)
 }
 
 // Prepare implements [sandbox.Sandbox]. It resolves every path now, in the
