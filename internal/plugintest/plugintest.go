@@ -80,11 +80,12 @@ var (
 
 // Binaries maps a binary name to the package it is built from.
 var Binaries = map[string]string{
-	"airlock":                "./cmd/host",
-	"airlock-sandbox-linux":  "./plugins/sandbox-linux",
-	"airlock-assessor":       "./plugins/assessor",
-	"airlock-assessor-hello": "./examples/assessor-hello",
-	"badplugin":              "./internal/plugintest/badplugin",
+	"airlock":                        "./cmd/host",
+	"airlock-sandbox-linux":          "./plugins/sandbox-linux",
+	"airlock-sandbox-linux-launcher": "./plugins/sandbox-linux/launcher",
+	"airlock-assessor":               "./plugins/assessor",
+	"airlock-assessor-hello":         "./examples/assessor-hello",
+	"badplugin":                      "./internal/plugintest/badplugin",
 }
 
 // Dir builds every binary in [Binaries] once, static and without cgo as
