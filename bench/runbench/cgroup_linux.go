@@ -51,15 +51,7 @@ func cgroupV1Peak(argv []string) (int64, bool) {
 			return 0, false
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "memory.max_usage_in_bytes"))
-	if err != nil {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	return v / 1024, true
+	return readKiB(filepath.Join(dir, "memory.max_usage_in_bytes"))
 }
 
 func cgroupV2Peak(argv []string) (int64, bool) {
@@ -81,7 +73,12 @@ func cgroupV2Peak(argv []string) (int64, bool) {
 			return 0, false
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "memory.peak"))
+	return readKiB(filepath.Join(dir, "memory.peak"))
+}
+
+// readKiB reads a cgroup file holding a byte count.
+func readKiB(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, false
 	}

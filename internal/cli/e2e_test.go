@@ -288,6 +288,23 @@ func TestExec_hostKilledLeavesNothing(t *testing.T) {
 	}
 }
 
+// waitForFile waits until the sandboxed command started by c has written
+// path, killing it and failing the test after 10 seconds.
+func waitForFile(t *testing.T, c *exec.Cmd, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			_ = c.Process.Kill()
+			t.Fatal("command never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func descendants(pid int) []int {
 	var out []int
 	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
@@ -431,17 +448,7 @@ func TestExec_ptyHostSignalsRestoreTerminal(t *testing.T) {
 			if err := c.Start(); err != nil {
 				t.Fatal(err)
 			}
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				if _, err := os.Stat(filepath.Join(e.ws, "ready")); err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					_ = c.Process.Kill()
-					t.Fatal("command never started")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			waitForFile(t, c, filepath.Join(e.ws, "ready"))
 			start := time.Now()
 			_ = c.Process.Signal(sig)
 			err = c.Wait()
@@ -543,17 +550,7 @@ func TestExec_pipesForwardSignalsIntoSandbox(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(e.ws, "ready")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			_ = c.Process.Kill()
-			t.Fatal("command never started")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitForFile(t, c, filepath.Join(e.ws, "ready"))
 	_ = c.Process.Signal(syscall.SIGTERM)
 	err := c.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 42 || !strings.Contains(out.String(), "got-term") {

@@ -32,9 +32,9 @@ func MakeRaw(f *os.File) (*State, error) {
 	return &State{fd: int(f.Fd()), saved: s}, nil
 }
 
-// Suspend puts the terminal back as it was, keeping the saved mode so that
-// Resume can make it raw again (for a job the user suspends).
-func (s *State) Suspend() error {
+// live runs f with the lock held if the state has not been restored for
+// good; otherwise it does nothing and returns nil.
+func (s *State) live(f func() error) error {
 	if s == nil {
 		return nil
 	}
@@ -43,55 +43,46 @@ func (s *State) Suspend() error {
 	if s.saved == nil {
 		return nil
 	}
-	return xterm.Restore(s.fd, s.saved)
+	return f()
+}
+
+// Suspend puts the terminal back as it was, keeping the saved mode so that
+// Resume can make it raw again (for a job the user suspends).
+func (s *State) Suspend() error {
+	return s.live(func() error { return xterm.Restore(s.fd, s.saved) })
 }
 
 // Resume makes the terminal raw again after Suspend.
 func (s *State) Resume() error {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.saved == nil {
-		return nil
-	}
-	_, err := xterm.MakeRaw(s.fd)
-	return err
+	return s.live(func() error {
+		_, err := xterm.MakeRaw(s.fd)
+		return err
+	})
 }
 
 // Reassert makes the terminal raw again if something switched it back to
 // canonical mode, and reports whether it had to.
 func (s *State) Reassert() bool {
-	if s == nil {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.saved == nil {
-		return false
-	}
-	if cur, err := xterm.GetState(s.fd); err == nil && isRaw(s.fd, cur) {
-		return false
-	}
-	_, _ = xterm.MakeRaw(s.fd)
-	return true
+	changed := false
+	_ = s.live(func() error {
+		if cur, err := xterm.GetState(s.fd); err == nil && isRaw(s.fd, cur) {
+			return nil
+		}
+		changed = true
+		_, err := xterm.MakeRaw(s.fd)
+		return err
+	})
+	return changed
 }
 
 // Restore puts the terminal back exactly as it was. It is safe to call more
-// than once and on a nil State.
+// than once and on a nil State; after it, the other methods do nothing.
 func (s *State) Restore() error {
-	if s == nil {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.saved == nil {
-		return nil
-	}
-	err := xterm.Restore(s.fd, s.saved)
-	s.saved = nil
-	return err
+	return s.live(func() error {
+		err := xterm.Restore(s.fd, s.saved)
+		s.saved = nil
+		return err
+	})
 }
 
 // Size returns the terminal's columns and rows.
