@@ -29,6 +29,9 @@ func newApp(e env, flags map[string]any, flagNames map[string]string) (*app, err
 	if err != nil {
 		return nil, err
 	}
+	if err := dirs.EnsurePrivate(os.Getuid()); err != nil {
+		return nil, err
+	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("working directory: %w", err)
