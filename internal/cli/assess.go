@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/airlock-dev/airlock/internal/pluginhost"
 	"github.com/airlock-dev/airlock/sdk/assessor"
 	"github.com/airlock-dev/airlock/sdk/handshake"
 )
@@ -110,7 +111,7 @@ type fallbackAssessor struct {
 }
 
 func (f *fallbackAssessor) start(ctx context.Context, name string) (assessor.Assessor, error) {
-	entry, err := findEntry(f.a, handshake.KindAssessor, name)
+	entry, err := pluginhost.Find(f.a.entries, handshake.KindAssessor, name)
 	if err != nil {
 		return nil, err
 	}

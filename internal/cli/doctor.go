@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 
+	"github.com/airlock-dev/airlock/internal/pluginhost"
 	"github.com/airlock-dev/airlock/sdk/handshake"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
@@ -22,7 +23,7 @@ func runDoctor(ctx context.Context, args []string, stdio Stdio, e env) error {
 	}
 	defer a.close()
 	if apparmor {
-		entry, err := findEntry(a, handshake.KindSandbox, a.cfg.Sandbox.Backend)
+		entry, err := pluginhost.Find(a.entries, handshake.KindSandbox, a.cfg.Sandbox.Backend)
 		if err != nil {
 			return err
 		}
@@ -36,7 +37,7 @@ func runDoctor(ctx context.Context, args []string, stdio Stdio, e env) error {
 	out := stdio.Out
 	fmt.Fprintf(out, "platform: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(out, "config: mode=%s network=%s approval=%s backend=%s\n", a.cfg.Sandbox.Mode, a.cfg.Sandbox.Network, a.cfg.Approval.Policy, a.cfg.Sandbox.Backend)
-	entry, err := findEntry(a, handshake.KindSandbox, a.cfg.Sandbox.Backend)
+	entry, err := pluginhost.Find(a.entries, handshake.KindSandbox, a.cfg.Sandbox.Backend)
 	if err != nil {
 		return err
 	}

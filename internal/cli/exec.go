@@ -122,10 +122,7 @@ func (a *app) policy(f *execFlags) (sandbox.Policy, error) {
 		roots := append([]string{a.cwd}, a.cfg.Sandbox.AddDirs...)
 		roots = append(roots, f.addDirs...)
 		for _, r := range roots {
-			abs, err := a.absPath(r)
-			if err != nil {
-				return p, usagef("--add-dir %s: %v", r, err)
-			}
+			abs := a.absPath(r)
 			if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 				return p, usagef("--add-dir %s: not an existing directory", r)
 			}
@@ -133,16 +130,14 @@ func (a *app) policy(f *execFlags) (sandbox.Policy, error) {
 		}
 	}
 	for _, d := range append(append([]string{}, a.cfg.Sandbox.DenyRead...), f.denyRead...) {
-		abs, err := a.absPath(d)
-		if err != nil {
-			return p, usagef("--deny-read %s: %v", d, err)
-		}
-		p.DenyRead = appendUnique(p.DenyRead, abs)
+		p.DenyRead = appendUnique(p.DenyRead, a.absPath(d))
 	}
 	return p, nil
 }
 
-func (a *app) absPath(p string) (string, error) {
+// absPath makes p absolute (relative to the working directory, with "~/"
+// expanded) and resolves symbolic links where the path exists.
+func (a *app) absPath(p string) string {
 	p = config.Expand(p, a.dirs.Home)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(a.cwd, p)
@@ -151,7 +146,7 @@ func (a *app) absPath(p string) (string, error) {
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		p = real
 	}
-	return p, nil
+	return p
 }
 
 func appendUnique(list []string, s string) []string {
@@ -180,7 +175,7 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 		res, err := ptyexec.Run(ctx, ptyexec.Spec{Argv: append([]string{path}, argv[1:]...), Env: a.env.list, Dir: a.cwd}, ptyexec.Stdio(stdio), opts)
 		return res.ExitCode, err
 	}
-	entry, err := findEntry(a, handshake.KindSandbox, a.cfg.Sandbox.Backend)
+	entry, err := pluginhost.Find(a.entries, handshake.KindSandbox, a.cfg.Sandbox.Backend)
 	if err != nil {
 		return 0, err
 	}
@@ -218,10 +213,10 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 	for _, rp := range reports {
 		report = append(report, rp.wait()...)
 	}
-	if msg := setupError(report); msg != "" {
+	if ev, ok := findEvent(report, "setup_error"); ok {
 		// The launcher printed its reason already; the status says it was
 		// airlock, not the command, that failed.
-		a.log.Slog.Error("sandbox setup failed", "detail", msg)
+		a.log.Slog.Error("sandbox setup failed", "detail", ev.Detail)
 		return ExitError, nil
 	}
 	a.noteDegraded(report, stdio.Err)
@@ -243,7 +238,7 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 // same plugin binary, policy, directory and terminal use when there is one
 // (and then without starting the plugin, so sb is nil), else from the
 // plugin, caching the answer when it is a template.
-func (a *app) prepare(ctx context.Context, entry pluginEntry, req *sandbox.PrepareRequest) (*sandbox.PrepareResponse, sandbox.Sandbox, error) {
+func (a *app) prepare(ctx context.Context, entry pluginhost.Entry, req *sandbox.PrepareRequest) (*sandbox.PrepareResponse, sandbox.Sandbox, error) {
 	var key speccache.Key
 	var cache *speccache.Cache
 	if a.cfg.Plugin.ReuseLaunchSpecs {
@@ -291,21 +286,18 @@ func (a *app) prepare(ctx context.Context, entry pluginEntry, req *sandbox.Prepa
 // noteDegraded says once per login session, in one line, that the sandbox
 // ran in a weaker mode the user accepted, and what that mode loses.
 func (a *app) noteDegraded(report []byte, w io.Writer) {
-	for _, line := range strings.Split(string(report), "\n") {
-		var ev struct{ Event, Detail string }
-		if json.Unmarshal([]byte(line), &ev) != nil || ev.Event != "mode" {
-			continue
-		}
-		marker := filepath.Join(a.dirs.Runtime, "degraded-noted")
-		if _, err := os.Stat(marker); err == nil {
-			return
-		}
-		if err := os.MkdirAll(a.dirs.Runtime, 0o700); err == nil {
-			_ = os.WriteFile(marker, nil, 0o600)
-		}
-		fmt.Fprintf(w, "airlock: sandbox running in a weaker mode (%s); see 'airlock doctor'\n", ev.Detail)
+	ev, ok := findEvent(report, "mode")
+	if !ok {
 		return
 	}
+	marker := filepath.Join(a.dirs.Runtime, "degraded-noted")
+	if _, err := os.Stat(marker); err == nil {
+		return
+	}
+	if err := os.MkdirAll(a.dirs.Runtime, 0o700); err == nil {
+		_ = os.WriteFile(marker, nil, 0o600)
+	}
+	fmt.Fprintf(w, "airlock: sandbox running in a weaker mode (%s); see 'airlock doctor'\n", ev.Detail)
 }
 
 // explain asks the backend what it blocked and says so in one line per
@@ -358,10 +350,6 @@ func requireCapabilities(info *sandbox.Info, p sandbox.Policy) error {
 	return nil
 }
 
-func findEntry(a *app, kind, name string) (pluginEntry, error) {
-	return findPlugin(a.entries, kind, name)
-}
-
 // lookPath resolves a command name against PATH from the given
 // environment, not the host process's.
 func lookPath(name, path, cwd string) (string, error) {
@@ -404,7 +392,7 @@ func newReportPipe() (*reportPipe, error) {
 		for sc.Scan() {
 			line := sc.Bytes()
 			all = append(append(all, line...), '\n')
-			if bytes.Contains(line, []byte(`"event":"stopped"`)) {
+			if ev, ok := parseEvent(line); ok && ev.Event == "stopped" {
 				select {
 				case rp.stopped <- struct{}{}:
 				default:
@@ -427,11 +415,27 @@ func (rp *reportPipe) wait() []byte {
 
 func (rp *reportPipe) close() { rp.r.Close(); rp.w.Close() }
 
-func setupError(report []byte) string {
-	for _, line := range strings.Split(string(report), "\n") {
-		if strings.Contains(line, `"event":"setup_error"`) {
-			return line
+// reportEvent is a line of the launcher's report; the host reads only the
+// fields every backend's launcher may share.
+type reportEvent struct {
+	Event  string `json:"event"`
+	Detail string `json:"detail"`
+}
+
+func parseEvent(line []byte) (reportEvent, bool) {
+	var ev reportEvent
+	if json.Unmarshal(line, &ev) != nil || ev.Event == "" {
+		return ev, false
+	}
+	return ev, true
+}
+
+// findEvent returns the first event of the given kind in a report.
+func findEvent(report []byte, kind string) (reportEvent, bool) {
+	for _, line := range bytes.Split(report, []byte("\n")) {
+		if ev, ok := parseEvent(line); ok && ev.Event == kind {
+			return ev, true
 		}
 	}
-	return ""
+	return reportEvent{}, false
 }

@@ -7,17 +7,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/pluginhost"
 	"github.com/airlock-dev/airlock/sdk/assessor"
 	"github.com/airlock-dev/airlock/sdk/handshake"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
-
-type pluginEntry = pluginhost.Entry
-
-func findPlugin(entries []pluginEntry, kind, name string) (pluginEntry, error) {
-	return pluginhost.Find(entries, kind, name)
-}
 
 func runPlugins(ctx context.Context, args []string, stdio Stdio, e env) error {
 	if len(args) != 1 || args[0] != "list" {
