@@ -66,7 +66,7 @@ type Result struct {
 var ErrStart = errors.New("start command")
 
 // Run runs spec and waits for it. ctx ending kills the command.
-func Run(ctx context.Context, spec Spec, io Stdio, opts Options) (Result, error) {
+func Run(ctx context.Context, spec Spec, stdio Stdio, opts Options) (Result, error) {
 	if len(spec.Argv) == 0 {
 		return Result{}, fmt.Errorf("%w: empty argv", ErrStart)
 	}
@@ -75,9 +75,9 @@ func Run(ctx context.Context, spec Spec, io Stdio, opts Options) (Result, error)
 	}
 	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, ExtraFiles: spec.ExtraFiles}
 	if opts.TTY {
-		return runPTY(ctx, cmd, io, opts)
+		return runPTY(ctx, cmd, stdio, opts)
 	}
-	return runPipes(ctx, cmd, io, opts)
+	return runPipes(ctx, cmd, stdio, opts)
 }
 
 // runPipes hands the command the caller's own descriptors: output is
@@ -99,17 +99,19 @@ func runPipes(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (Re
 			relay = &stderrRelay{r: r, tail: newTail(opts.TailBytes), done: make(chan struct{})}
 			cmd.Stderr = w
 			go relay.run(stdio.Err)
-			defer w.Close()
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	if relay != nil {
+		// Only the command holds the write end from here on, so the relay
+		// sees end of file when the command and its children are done.
+		cmd.Stderr.(*os.File).Close()
+	}
+	if err != nil {
 		if relay != nil {
-			relay.r.Close()
+			relay.finish()
 		}
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
-	}
-	if relay != nil {
-		cmd.Stderr.(*os.File).Close()
 	}
 	stop := forwardSignals(ctx, cmd.Process, false, opts.KillGrace)
 	defer stop()
@@ -161,11 +163,15 @@ func wait(cmd *exec.Cmd) (Result, error) {
 	if err != nil && !errors.As(err, &ee) {
 		return Result{}, err
 	}
-	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return resultOf(cmd.ProcessState.Sys().(syscall.WaitStatus)), nil
+}
+
+// resultOf reports a finished process's status as a shell does.
+func resultOf(ws syscall.WaitStatus) Result {
 	if ws.Signaled() {
-		return Result{ExitCode: 128 + int(ws.Signal()), Signal: int(ws.Signal())}, nil
+		return Result{ExitCode: 128 + int(ws.Signal()), Signal: int(ws.Signal())}
 	}
-	return Result{ExitCode: ws.ExitStatus()}, nil
+	return Result{ExitCode: ws.ExitStatus()}
 }
 
 // forwardSignals passes the host's signals to the command. On a PTY the
@@ -331,10 +337,7 @@ func waitJob(cmd *exec.Cmd, stopped <-chan struct{}, suspend func()) (Result, er
 				resume <- struct{}{}
 				continue
 			}
-			if st.ws.Signaled() {
-				return Result{ExitCode: 128 + int(st.ws.Signal()), Signal: int(st.ws.Signal())}, nil
-			}
-			return Result{ExitCode: st.ws.ExitStatus()}, nil
+			return resultOf(st.ws), nil
 		}
 	}
 }
