@@ -8,6 +8,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/config"
 	"github.com/airlock-dev/airlock/internal/logging"
 	"github.com/airlock-dev/airlock/internal/pluginhost"
+	"github.com/airlock-dev/airlock/internal/rules"
 	"github.com/airlock-dev/airlock/internal/xdg"
 )
 
@@ -20,6 +21,7 @@ type app struct {
 	entries []pluginhost.Entry
 	env     env
 	cwd     string
+	rules   *rules.Set
 }
 
 // newApp loads the configuration (with flags as the last layer), opens the

@@ -49,14 +49,7 @@ func runAssess(ctx context.Context, args []string, stdio Stdio, e env) int {
 		if err != nil {
 			return nil, err
 		}
-		out := &assessJSON{Command: line, Description: v.Description, RiskLevel: v.Level.String(), RiskCategories: []string{}, Source: v.Source}
-		for _, c := range v.Categories {
-			out.RiskCategories = append(out.RiskCategories, string(c))
-		}
-		for _, ev := range v.Evidence {
-			out.Evidence = append(out.Evidence, fmt.Sprintf("%s: %s (%s)", ev.Segment, ev.Rule, ev.Level))
-		}
-		return out, nil
+		return verdictJSON(line, v), nil
 	}
 	if !*batch {
 		v, err := one(strings.Join(fs.Args(), " "))

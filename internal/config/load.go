@@ -65,7 +65,13 @@ type Config struct {
 		ProtectedNames []string
 		AllowDegraded  bool
 	}
-	Approval struct{ Policy string }
+	Approval struct {
+		Policy           string
+		Reject           []string
+		Timeout          time.Duration
+		AllowUnsandboxed bool
+	}
+	Rules    struct{ Paths []string }
 	Assessor struct {
 		Backend string
 		Timeout time.Duration
@@ -326,6 +332,10 @@ func (l *loader) resolve(projectRoot, home string) (*Config, error) {
 	c.Sandbox.ProtectedNames = k.Strings("sandbox.protected_names")
 	c.Sandbox.AllowDegraded = k.Bool("sandbox.allow_degraded")
 	c.Approval.Policy = k.String("approval.policy")
+	c.Approval.Reject = k.Strings("approval.reject")
+	c.Approval.Timeout = k.Duration("approval.timeout")
+	c.Approval.AllowUnsandboxed = k.Bool("approval.allow_unsandboxed")
+	c.Rules.Paths = expandAll(k.Strings("rules.paths"), home)
 	c.Assessor.Backend = k.String("assessor.backend")
 	c.Assessor.Timeout = k.Duration("assessor.timeout")
 	c.Plugin.StartTimeout = k.Duration("plugin.start_timeout")

@@ -42,6 +42,19 @@ func oneOf(vals ...string) func(any) error {
 	}
 }
 
+func eachOneOf(vals ...string) func(any) error {
+	one := oneOf(vals...)
+	return func(v any) error {
+		list, _ := v.([]string)
+		for _, x := range list {
+			if err := one(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
 var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
 
 func name(v any) error {
@@ -77,21 +90,25 @@ func positiveDuration(v any) error {
 // schema lists every fixed key. Keys under plugins.NAME are checked by
 // pluginField.
 var schema = map[string]field{
-	"sandbox.mode":              {kind: kString, check: oneOf("read-only", "workspace-write", "danger-full-access"), doc: "sandbox mode"},
-	"sandbox.network":           {kind: kString, check: oneOf("off", "on"), doc: "network policy"},
-	"sandbox.backend":           {kind: kString, check: name, noProject: true, doc: "sandbox plugin name"},
-	"sandbox.add_dirs":          {kind: kList, doc: "extra writable roots"},
-	"sandbox.deny_read":         {kind: kList, doc: "paths hidden from reads"},
-	"sandbox.protected_names":   {kind: kList, doc: "names kept read-only under writable roots"},
-	"sandbox.allow_degraded":    {kind: kBool, noProject: true, doc: "accept the Landlock-only mode without user namespaces"},
-	"approval.policy":           {kind: kString, check: oneOf("untrusted", "on-failure", "on-request", "never"), doc: "approval policy"},
-	"assessor.backend":          {kind: kString, check: name, noProject: true, doc: "assessor plugin name"},
-	"assessor.timeout":          {kind: kDuration, check: positiveDuration, doc: "deadline for one assessment"},
-	"plugin.start_timeout":      {kind: kDuration, check: positiveDuration, noProject: true, doc: "deadline for a plugin to start"},
-	"plugin.call_timeout":       {kind: kDuration, check: positiveDuration, noProject: true, doc: "deadline for one sandbox call"},
-	"plugin.reuse_launch_specs": {kind: kBool, noProject: true, doc: "reuse a backend's launch-spec templates instead of starting it for every command"},
-	"log.level":                 {kind: kString, check: oneOf("trace", "debug", "info", "warn", "error"), doc: "host log level"},
-	"trusted_projects":          {kind: kList, noProject: true, doc: "project roots whose .airlock/ config and rules load"},
+	"sandbox.mode":               {kind: kString, check: oneOf("read-only", "workspace-write", "danger-full-access"), doc: "sandbox mode"},
+	"sandbox.network":            {kind: kString, check: oneOf("off", "on"), doc: "network policy"},
+	"sandbox.backend":            {kind: kString, check: name, noProject: true, doc: "sandbox plugin name"},
+	"sandbox.add_dirs":           {kind: kList, doc: "extra writable roots"},
+	"sandbox.deny_read":          {kind: kList, doc: "paths hidden from reads"},
+	"sandbox.protected_names":    {kind: kList, doc: "names kept read-only under writable roots"},
+	"sandbox.allow_degraded":     {kind: kBool, noProject: true, doc: "accept the Landlock-only mode without user namespaces"},
+	"approval.policy":            {kind: kString, check: oneOf("untrusted", "on-failure", "on-request", "never"), doc: "approval policy"},
+	"approval.reject":            {kind: kList, check: eachOneOf("rule", "heuristic", "sandbox"), doc: "prompt kinds refused without asking (rule, heuristic, sandbox)"},
+	"approval.timeout":           {kind: kDuration, check: positiveDuration, doc: "how long a prompt waits before it means no"},
+	"approval.allow_unsandboxed": {kind: kBool, noProject: true, doc: "run a line outside the sandbox when a rule allows every command in it"},
+	"rules.paths":                {kind: kList, noProject: true, doc: "extra rules files or directories, loaded after the user's"},
+	"assessor.backend":           {kind: kString, check: name, noProject: true, doc: "assessor plugin name"},
+	"assessor.timeout":           {kind: kDuration, check: positiveDuration, doc: "deadline for one assessment"},
+	"plugin.start_timeout":       {kind: kDuration, check: positiveDuration, noProject: true, doc: "deadline for a plugin to start"},
+	"plugin.call_timeout":        {kind: kDuration, check: positiveDuration, noProject: true, doc: "deadline for one sandbox call"},
+	"plugin.reuse_launch_specs":  {kind: kBool, noProject: true, doc: "reuse a backend's launch-spec templates instead of starting it for every command"},
+	"log.level":                  {kind: kString, check: oneOf("trace", "debug", "info", "warn", "error"), doc: "host log level"},
+	"trusted_projects":           {kind: kList, noProject: true, doc: "project roots whose .airlock/ config and rules load"},
 }
 
 var pluginKeys = map[string]field{
@@ -116,21 +133,25 @@ func lookupField(key string) (field, bool) {
 // defaults are the built-in values: the safe choice everywhere.
 func defaults() map[string]any {
 	return map[string]any{
-		"sandbox.mode":              "workspace-write",
-		"sandbox.network":           "off",
-		"sandbox.backend":           defaultBackend,
-		"sandbox.add_dirs":          []string{},
-		"sandbox.deny_read":         []string{"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.docker/config.json", "~/.netrc", "~/.password-store", "~/.npmrc", "~/.pypirc"},
-		"sandbox.protected_names":   []string{".git", ".airlock"},
-		"sandbox.allow_degraded":    false,
-		"approval.policy":           "on-failure",
-		"assessor.backend":          "assessor",
-		"assessor.timeout":          5 * time.Second,
-		"plugin.start_timeout":      5 * time.Second,
-		"plugin.call_timeout":       10 * time.Second,
-		"plugin.reuse_launch_specs": true,
-		"log.level":                 "info",
-		"trusted_projects":          []string{},
+		"sandbox.mode":               "workspace-write",
+		"sandbox.network":            "off",
+		"sandbox.backend":            defaultBackend,
+		"sandbox.add_dirs":           []string{},
+		"sandbox.deny_read":          []string{"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.azure", "~/.kube", "~/.docker/config.json", "~/.netrc", "~/.password-store", "~/.npmrc", "~/.pypirc"},
+		"sandbox.protected_names":    []string{".git", ".airlock"},
+		"sandbox.allow_degraded":     false,
+		"approval.policy":            "on-failure",
+		"approval.reject":            []string{},
+		"approval.timeout":           60 * time.Second,
+		"approval.allow_unsandboxed": true,
+		"rules.paths":                []string{},
+		"assessor.backend":           "assessor",
+		"assessor.timeout":           5 * time.Second,
+		"plugin.start_timeout":       5 * time.Second,
+		"plugin.call_timeout":        10 * time.Second,
+		"plugin.reuse_launch_specs":  true,
+		"log.level":                  "info",
+		"trusted_projects":           []string{},
 	}
 }
 
