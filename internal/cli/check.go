@@ -84,6 +84,7 @@ func segmentKey(s shellparse.Segment) string {
 type decideInput struct {
 	escalate   string
 	remembered bool
+	noOneToAsk bool
 }
 
 // decide runs the rules over every segment and applies the policy.
@@ -97,6 +98,7 @@ func (a *app) decide(line *shellparse.Line, in decideInput) (policy.Decision, er
 		AllowUnsandboxed: a.cfg.Approval.AllowUnsandboxed,
 		Escalate:         in.escalate,
 		Remembered:       in.remembered,
+		NoOneToAsk:       in.noOneToAsk,
 	}
 	for _, k := range a.cfg.Approval.Reject {
 		pin.Reject = append(pin.Reject, policy.PromptKind(k))
@@ -180,14 +182,24 @@ func printDecision(w io.Writer, d policy.Decision) {
 // assessLine asks the assessor (with the built-in fallback) about a line;
 // nil when no assessment could be had, which is logged.
 func (a *app) assessLine(ctx context.Context, line string) *assessJSON {
-	as := &fallbackAssessor{a: a, name: a.cfg.Assessor.Backend}
-	v, err := as.assess(ctx, &assessor.Request{CommandLine: line, Cwd: a.cwd, Platform: runtime.GOOS,
-		Sandbox: assessor.SandboxSummary{Mode: a.cfg.Sandbox.Mode, Network: a.cfg.Sandbox.Network, WritableRoots: []string{a.cwd}}})
+	v, err := a.assessRequest(ctx, line, nil, "")
 	if err != nil {
 		a.log.Slog.Warn("assessment failed", "error", err)
 		return nil
 	}
-	return verdictJSON(line, v)
+	return v
+}
+
+// assessRequest asks the configured assessor, falling back to the
+// built-in rules, within the assessor deadline.
+func (a *app) assessRequest(ctx context.Context, line string, argv []string, failure string) (*assessJSON, error) {
+	as := &fallbackAssessor{a: a, name: a.cfg.Assessor.Backend}
+	v, err := as.assess(ctx, &assessor.Request{Argv: argv, CommandLine: line, Cwd: a.cwd, Platform: runtime.GOOS, FailureMessage: failure,
+		Sandbox: assessor.SandboxSummary{Mode: a.cfg.Sandbox.Mode, Network: a.cfg.Sandbox.Network, WritableRoots: []string{a.cwd}}})
+	if err != nil {
+		return nil, err
+	}
+	return verdictJSON(line, v), nil
 }
 
 func verdictJSON(line string, v *assessor.Verdict) *assessJSON {

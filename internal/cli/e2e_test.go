@@ -578,45 +578,21 @@ func TestDoctor_reportsModeAndAppArmorProfile(t *testing.T) {
 // it with its input working.
 func TestExec_jobControlInTmux(t *testing.T) {
 	plugintest.RequireUserNS(t)
-	_, err := exec.LookPath("tmux")
-	plugintest.Require(t, "tmux", err == nil, "tmux is not installed")
-	bash, err := exec.LookPath("bash")
-	plugintest.Require(t, "bash", err == nil, "bash is not installed")
 	e := newEnv(t)
-	sock := filepath.Join(filepath.Dir(e.home), "tmux.sock")
-	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v %s", args, err, out)
-		}
-		return string(out)
-	}
-	tmux("new-session", "-d", "-x", "100", "-y", "30", "env", "-i", "HOME="+e.home, "TERM=xterm",
-		"PATH="+e.bin+":/usr/bin:/bin", "PS1=$ ", bash, "--norc", "--noprofile")
-	defer exec.Command("tmux", "-S", sock, "kill-server").Run()
-	screen := func() string { return tmux("capture-pane", "-p") }
-	waitFor := func(s string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(screen(), s) {
-			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %q:\n%s", s, screen())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	tmux("send-keys", "cd "+e.ws+" && airlock exec -- cat", "Enter")
+	sh := newTmuxShell(t, e)
+	waitFor := func(s string) { t.Helper(); sh.waitFor(s) }
+	sh.send("cd "+e.ws+" && airlock exec -- cat", "Enter")
 	time.Sleep(300 * time.Millisecond)
-	tmux("send-keys", "first-line", "Enter")
+	sh.send("first-line", "Enter")
 	waitFor("first-line\nfirst-line")
-	tmux("send-keys", "C-z")
+	sh.send("C-z")
 	waitFor("Stopped")
-	tmux("send-keys", "echo shell-is-back", "Enter")
+	sh.send("echo shell-is-back", "Enter")
 	waitFor("\nshell-is-back")
-	tmux("send-keys", "fg", "Enter")
+	sh.send("fg", "Enter")
 	waitFor("$ fg\nairlock exec -- cat")
 	// Type only once airlock has made the terminal raw again.
-	paneTTY := strings.TrimSpace(tmux("display-message", "-p", "#{pane_tty}"))
+	paneTTY := strings.TrimSpace(sh.tmux("display-message", "-p", "#{pane_tty}"))
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		out, _ := exec.Command("stty", "-F", paneTTY, "-a").Output()
@@ -628,23 +604,13 @@ func TestExec_jobControlInTmux(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	tmux("send-keys", "second-line", "Enter")
+	sh.send("second-line", "Enter")
 	waitFor("second-line\nsecond-line")
-	tmux("send-keys", "C-d")
+	sh.send("C-d")
 	// Keys typed before airlock exits still belong to the command, so
-	// wait for the shell's prompt (tmux trims its trailing space).
-	deadline = time.Now().Add(10 * time.Second)
-	for {
-		lines := strings.Split(strings.TrimRight(screen(), "\n"), "\n")
-		if lines[len(lines)-1] == "$" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no prompt after Ctrl-D:\n%s", screen())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	tmux("send-keys", "echo rc=$?", "Enter")
+	// wait for the shell's prompt.
+	sh.waitPrompt()
+	sh.send("echo rc=$?", "Enter")
 	waitFor("rc=0")
 }
 

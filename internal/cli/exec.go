@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,6 +34,7 @@ type execFlags struct {
 	network  string
 	approval string
 	backend  string
+	escalate string
 }
 
 func newExecFlags(name string) *execFlags {
@@ -45,6 +47,7 @@ func newExecFlags(name string) *execFlags {
 	f.fs.StringVar(&f.network, "network", "", "off | on")
 	f.fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "untrusted | on-failure | on-request | never")
 	f.fs.StringVar(&f.backend, "backend", "", "sandbox plugin to use")
+	f.fs.StringVar(&f.escalate, "escalate", "", "ask to run without the sandbox, saying why")
 	return f
 }
 
@@ -100,7 +103,7 @@ func execute(ctx context.Context, f *execFlags, argv []string, stdio Stdio, e en
 	}
 	defer a.close()
 	started := time.Now()
-	code, err := a.run(ctx, f, argv, stdio)
+	code, err := a.chamber(ctx, f, argv, stdio)
 	a.log.Slog.Info("exec", "argv0", filepath.Base(argv[0]), "mode", a.cfg.Sandbox.Mode, "exit", code, "elapsed", time.Since(started))
 	if err != nil {
 		return exitCode(stdio.Err, err)
@@ -158,42 +161,35 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// run is the exec path: policy, plugin, launch spec, PTY or pipes, status.
-func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio) (int, error) {
-	pol, err := a.policy(f)
-	if err != nil {
-		return 0, err
-	}
+// attempt is one sandboxed run of argv under pol: launch spec, PTY or
+// pipes, status, and afterwards the backend's explanation of a failure.
+type attempt struct {
+	res     ptyexec.Result
+	denials []sandbox.Denial
+}
+
+func (a *app) runSandboxed(ctx context.Context, pol sandbox.Policy, argv, envList []string, stdio Stdio) (attempt, error) {
 	tty := term.IsTerminal(stdio.In) && term.IsTerminal(stdio.Out)
 	opts := ptyexec.Options{TTY: tty, TailBytes: 8192}
-	if pol.Mode == sandbox.ModeDangerFullAccess {
-		path, err := lookPath(argv[0], a.env.m["PATH"], a.cwd)
-		if err != nil {
-			return 127, fmt.Errorf("%s: command not found", argv[0])
-		}
-		opts.TailBytes = 0 // nothing to explain without a sandbox
-		res, err := ptyexec.Run(ctx, ptyexec.Spec{Argv: append([]string{path}, argv[1:]...), Env: a.env.list, Dir: a.cwd}, ptyexec.Stdio(stdio), opts)
-		return res.ExitCode, err
-	}
 	entry, err := pluginhost.Find(a.entries, handshake.KindSandbox, a.cfg.Sandbox.Backend)
 	if err != nil {
-		return 0, err
+		return attempt{}, err
 	}
 	req := &sandbox.PrepareRequest{
-		Command: sandbox.Command{Argv: argv, Cwd: a.cwd, Env: a.env.list},
+		Command: sandbox.Command{Argv: argv, Cwd: a.cwd, Env: envList},
 		Policy:  pol,
 		TTY:     tty,
 	}
 	prep, sb, err := a.prepare(ctx, entry, req)
 	if err != nil {
-		return 0, err
+		return attempt{}, err
 	}
 	spec := ptyexec.Spec{Argv: prep.Spec.Argv, Env: prep.Spec.Env, Dir: prep.Spec.Cwd}
 	reports := make([]*reportPipe, 0, len(prep.Spec.ExtraFiles))
 	for range prep.Spec.ExtraFiles {
 		rp, err := newReportPipe()
 		if err != nil {
-			return 0, err
+			return attempt{}, err
 		}
 		defer rp.close()
 		reports = append(reports, rp)
@@ -207,7 +203,7 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 		rp.w.Close()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("run %s: %w", argv[0], err)
+		return attempt{}, fmt.Errorf("run %s: %w", argv[0], err)
 	}
 	var report []byte
 	for _, rp := range reports {
@@ -217,21 +213,46 @@ func (a *app) run(ctx context.Context, f *execFlags, argv []string, stdio Stdio)
 		// The launcher printed its reason already; the status says it was
 		// airlock, not the command, that failed.
 		a.log.Slog.Error("sandbox setup failed", "detail", ev.Detail)
-		return ExitError, nil
+		return attempt{res: ptyexec.Result{ExitCode: ExitError}}, errSetupFailed
 	}
 	a.noteDegraded(report, stdio.Err)
+	out := attempt{res: res}
 	if res.ExitCode != 0 {
 		if sb == nil {
 			// The spec came from the cache: start the plugin only now,
 			// to explain the failure.
 			if sb, err = a.host.Sandbox(ctx, entry); err != nil {
 				a.log.Slog.Warn("start sandbox plugin to explain", "error", err)
-				return res.ExitCode, nil
+				return out, nil
 			}
 		}
-		a.explain(ctx, sb, req, res, report, stdio.Err)
+		out.denials = a.explain(ctx, sb, req, res, report)
 	}
-	return res.ExitCode, nil
+	return out, nil
+}
+
+// errSetupFailed means the launcher could not build the sandbox; it has
+// said why on stderr.
+var errSetupFailed = errors.New("sandbox setup failed")
+
+// runDirect runs argv without any sandbox.
+func (a *app) runDirect(ctx context.Context, argv, envList []string, stdio Stdio) (int, error) {
+	tty := term.IsTerminal(stdio.In) && term.IsTerminal(stdio.Out)
+	path, err := lookPath(argv[0], envValue(envList, "PATH"), a.cwd)
+	if err != nil {
+		return 127, fmt.Errorf("%s: command not found", argv[0])
+	}
+	res, err := ptyexec.Run(ctx, ptyexec.Spec{Argv: append([]string{path}, argv[1:]...), Env: envList, Dir: a.cwd}, ptyexec.Stdio(stdio), ptyexec.Options{TTY: tty})
+	return res.ExitCode, err
+}
+
+func envValue(list []string, key string) string {
+	for i := len(list) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(list[i], "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
 }
 
 // prepare returns the launch spec for req: from a cached template of the
@@ -300,31 +321,36 @@ func (a *app) noteDegraded(report []byte, w io.Writer) {
 	fmt.Fprintf(w, "airlock: sandbox running in a weaker mode (%s); see 'airlock doctor'\n", ev.Detail)
 }
 
-// explain asks the backend what it blocked and says so in one line per
-// denial, on stderr, after the command's own output.
-func (a *app) explain(ctx context.Context, sb sandbox.Sandbox, req *sandbox.PrepareRequest, res ptyexec.Result, report []byte, w io.Writer) {
+// explain asks the backend what it blocked.
+func (a *app) explain(ctx context.Context, sb sandbox.Sandbox, req *sandbox.PrepareRequest, res ptyexec.Result, report []byte) []sandbox.Denial {
 	ex, err := sb.Explain(ctx, &sandbox.ExplainRequest{Prepared: *req, ExitCode: res.ExitCode, Signal: res.Signal, OutputTail: res.Tail, Report: report})
 	if err != nil {
 		a.log.Slog.Warn("explain failed", "error", err)
-		return
+		return nil
 	}
-	for _, d := range ex.Denials {
-		what := d.Path
-		if d.Kind == sandbox.DenialNetwork {
-			what = d.Host
-			if d.Port != 0 {
-				what = fmt.Sprintf("%s:%d", d.Host, d.Port)
-			}
+	return ex.Denials
+}
+
+// denialText says what a denial blocked, in a few words.
+func denialText(d sandbox.Denial) string {
+	what := d.Path
+	if d.Kind == sandbox.DenialNetwork {
+		what = d.Host
+		if d.Port != 0 {
+			what = fmt.Sprintf("%s:%d", d.Host, d.Port)
 		}
-		if what == "" {
-			what = d.Syscall
-		}
-		guess := ""
-		if d.Guessed {
-			guess = " (inferred from output)"
-		}
-		fmt.Fprintf(w, "airlock: the sandbox blocked %s %s%s\n", d.Kind, what, guess)
 	}
+	if what == "" {
+		what = d.Syscall
+	}
+	out := fmt.Sprintf("%s %s", d.Kind, what)
+	if d.Operation != "" && d.Operation != d.Kind.String() {
+		out += " (" + d.Operation + ")"
+	}
+	if d.Guessed {
+		out += ", inferred from output"
+	}
+	return out
 }
 
 func requireCapabilities(info *sandbox.Info, p sandbox.Policy) error {

@@ -64,7 +64,9 @@ func Main(ctx context.Context, args []string, stdio Stdio, environ []string) int
 		return runCheck(ctx, args[1:], stdio, e)
 	case "rules":
 		return runRules(ctx, args[1:], stdio, e)
-	case "init", "hook", "mcp", "audit":
+	case "audit":
+		err = runAudit(ctx, args[1:], stdio, e)
+	case "init", "hook", "mcp":
 		err = fmt.Errorf("'airlock %s' is not available in this build yet; 'airlock exec' and 'airlock sh -c' work today", args[0])
 	default:
 		err = usagef("unknown command %q", args[0])
@@ -84,12 +86,14 @@ Usage:
           --network off|on                network policy
       -a, --ask-for-approval POLICY       untrusted | on-failure | on-request | never
           --backend NAME                  sandbox plugin to use
+          --escalate REASON               ask to run without the sandbox
   airlock sh -c STRING                    drop-in for $SHELL -c
   airlock check [--json] [-a POLICY] -- CMD...   decide without running: rules, policy, assessment
   airlock assess [--json] [--batch] [CMDLINE]   assess one command line, or one per stdin line
   airlock rules check [--json] -- CMD...  which rules match, per segment
   airlock rules list                      every loaded rule and where it comes from
   airlock rules add [--project] [--decision D] -- PREFIX...   add a prefix_rule
+  airlock audit [--follow] [--json]       read the audit log of decisions
   airlock plugins list                    discovered plugins, versions, capabilities
   airlock config [--keys]                 effective configuration and where each value came from
   airlock doctor                          what this machine supports

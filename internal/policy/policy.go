@@ -88,6 +88,8 @@ type Input struct {
 	// Remembered is set when the user approved this exact command, or its
 	// prefix, earlier in this session.
 	Remembered bool
+	// NoOneToAsk is set when there is no terminal to ask on.
+	NoOneToAsk bool
 }
 
 // Evaluated is one segment with the rules' result.
@@ -182,16 +184,23 @@ func Decide(in Input) Decision {
 		d.Reason += " (approved earlier this session)"
 		return d
 	}
-	d.Action = Ask
-	if in.Approval == Never {
-		d.Action = Refuse
-		d.Reason += "; the approval policy is never"
-	}
 	for _, k := range in.Reject {
 		if k == d.Kind {
 			d.Action = Refuse
 			d.Reason += fmt.Sprintf("; the approval policy rejects %s prompts", k)
+			return d
 		}
+	}
+	if d.Kind == KindHeuristic && d.Sandboxed && in.Approval != Untrusted && (in.NoOneToAsk || in.Approval == Never) {
+		// The heuristics would ask a human; without one, the sandbox is
+		// what holds the command, as the policy asked. Rules still refuse.
+		d.Reason += "; runs in the sandbox as no one can be asked"
+		return d
+	}
+	d.Action = Ask
+	if in.Approval == Never {
+		d.Action = Refuse
+		d.Reason += "; the approval policy is never"
 	}
 	return d
 }

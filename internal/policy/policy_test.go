@@ -48,7 +48,8 @@ func TestDecide(t *testing.T) {
 		{OnFailure, "chmod -R 777 /", rules.Prompt, Ask, true, KindHeuristic},
 		{OnFailure, "curl x | sh", rules.Prompt, Ask, true, KindHeuristic},
 		{OnFailure, "eval \"$X\"", rules.Prompt, Ask, true, KindHeuristic},
-		{Never, "git reset --hard", rules.Prompt, Refuse, true, KindHeuristic},
+		{Never, "git reset --hard", rules.Prompt, Run, true, KindHeuristic},
+		{Never, "shred -u \"$t\"", rules.Prompt, Run, true, KindHeuristic},
 	}
 	for _, tt := range tests {
 		d := Decide(input(t, tt.approval, tt.line, testRules))
@@ -79,6 +80,16 @@ func TestDecideRejectAndRemember(t *testing.T) {
 	in.Escalate = "needs the network"
 	if d := Decide(in); d.Action != Ask || d.Kind != KindSandbox {
 		t.Errorf("escalation request: got %v %q", d.Action, d.Kind)
+	}
+	in = input(t, OnFailure, "curl x | sh", testRules)
+	in.NoOneToAsk = true
+	if d := Decide(in); d.Action != Run || !d.Sandboxed {
+		t.Errorf("heuristic prompt without a terminal runs sandboxed: got %v", d.Action)
+	}
+	in = input(t, Untrusted, "curl x | sh", testRules)
+	in.NoOneToAsk = true
+	if d := Decide(in); d.Action != Ask {
+		t.Errorf("untrusted still asks (and the caller refuses): got %v", d.Action)
 	}
 	in = input(t, OnFailure, "git status", testRules)
 	if d := Decide(in); !d.HardenGit {
