@@ -8,7 +8,7 @@ GOOS    ?= $(shell $(GO) env GOOS)
 LDFLAGS := -s -w
 GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
-PLUGINS := airlock-assessor airlock-sandbox-linux airlock-sandbox-linux-launcher
+PLUGINS := airlock-broker airlock-assessor airlock-sandbox-linux airlock-sandbox-linux-launcher
 ifeq ($(GOOS),darwin)
 PLUGINS := airlock-assessor airlock-sandbox-macos
 endif
@@ -20,6 +20,7 @@ all: build
 build:
 	@mkdir -p $(BIN)
 	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock ./cmd/host
+	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock-broker ./cmd/broker
 	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock-assessor ./plugins/assessor
 ifeq ($(GOOS),darwin)
 	CGO_ENABLED=0 $(GO) build $(GOFLAGS_BUILD) -o $(BIN)/airlock-sandbox-macos ./plugins/sandbox-macos
@@ -71,6 +72,7 @@ proto-check: proto
 
 bench: build
 	./bench/exec.sh
+	./bench/check.sh
 
 # escape runs the shared sandbox escape suite through `airlock exec`, as
 # the current user and, when run as root, also as uid 65534.

@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/airlock-dev/airlock/examples/assessor-hello/hello"
-	"github.com/airlock-dev/airlock/sdk/assessor"
+	"github.com/airlock-dev/airlock/sdk/assessor/assessorplugin"
 )
 
-func main() { assessor.Serve(hello.Assessor{}) }
+func main() { assessorplugin.Serve(hello.Assessor{}) }

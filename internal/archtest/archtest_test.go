@@ -69,6 +69,13 @@ func allowed(from, to string, test bool) (bool, string) {
 		if to != "internal/cli" {
 			return false, "cmd/host is wiring only: it imports internal/cli and nothing else"
 		}
+	case from == "cmd/broker":
+		if to != "internal/broker" {
+			return false, "cmd/broker is wiring only: it imports internal/broker and nothing else"
+		}
+	}
+	if to == "internal/broker" && from != "cmd/broker" {
+		return false, "only cmd/broker imports internal/broker: the host reaches plugins through the broker process"
 	}
 	if to == "internal/cli" && from != "cmd/host" {
 		return false, "only cmd/host imports internal/cli"
@@ -102,6 +109,29 @@ func TestImports(t *testing.T) {
 	}
 }
 
+// TestHostLinksNoRPC keeps gRPC, protobuf and go-plugin out of the airlock
+// binary: their package initialisation alone costs milliseconds on every
+// start, and the shell integration starts airlock for every line typed.
+// They belong in airlock-broker.
+func TestHostLinksNoRPC(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin"} {
+		cmd := exec.Command("go", "list", "-deps", "./cmd/host")
+		cmd.Dir = "../.."
+		cmd.Env = append(cmd.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list -deps: %v", err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			for _, banned := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin"} {
+				if dep == banned || strings.HasPrefix(dep, banned+"/") {
+					t.Errorf("GOOS=%s: the airlock binary links %s", goos, dep)
+				}
+			}
+		}
+	}
+}
+
 func TestPackageDocs(t *testing.T) {
 	for _, p := range list(t, "linux") {
 		if strings.HasPrefix(rel(p.ImportPath), "sdk/internal/pb/") {
@@ -129,6 +159,8 @@ func TestAllowed_rules(t *testing.T) {
 		{"cmd/host", "internal/config", false, false},
 		{"internal/pluginhost", "internal/cli", false, false},
 		{"internal/cli", "internal/plugintest", false, false},
+		{"internal/cli", "internal/broker", false, false},
+		{"cmd/broker", "internal/broker", false, true},
 	}
 	for _, tt := range tests {
 		if ok, _ := allowed(tt.from, tt.to, tt.test); ok != tt.ok {

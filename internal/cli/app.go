@@ -72,6 +72,8 @@ func newApp(e env, flags map[string]any, flagNames map[string]string) (*app, err
 	a.entries = pluginhost.Discover(selfDir, filepath.Join(dirs.Data, "plugins"), configured)
 	a.host = pluginhost.New(pluginhost.Options{
 		Log:          log,
+		BrokerPath:   filepath.Join(selfDir, pluginhost.BrokerName),
+		StateDir:     dirs.State,
 		StartTimeout: cfg.Plugin.StartTimeout,
 		CallTimeout:  cfg.Plugin.CallTimeout,
 		SocketDir:    filepath.Join(dirs.Runtime, "plugins"),

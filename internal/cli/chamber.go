@@ -420,13 +420,25 @@ func prefixFor(line *shellparse.Line) string {
 	return shellparse.Join(p) + " …"
 }
 
-var sessionPattern = regexp.MustCompile(`^[A-Za-z0-9._:@-]{1,128}$`)
+// validSession accepts 1 to 128 of [A-Za-z0-9._:@-]. (A regexp with a
+// counted repetition would cost more at start-up than airlock check.)
+func validSession(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("._:@-", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // sessionID names this shell session: the id the shell integration
 // exports, else the parent process (with its start time, so a reused pid
 // is a new session).
 func (a *app) sessionID() string {
-	if s := a.env.m["AIRLOCK_SESSION"]; sessionPattern.MatchString(s) {
+	if s := a.env.m["AIRLOCK_SESSION"]; validSession(s) {
 		return s
 	}
 	ppid := os.Getppid()

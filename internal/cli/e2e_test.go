@@ -689,7 +689,7 @@ func TestExec_reusesLaunchSpecs(t *testing.T) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"airlock", "airlock-sandbox-linux"} {
+	for _, n := range []string{"airlock", "airlock-broker", "airlock-sandbox-linux"} {
 		b, err := os.ReadFile(filepath.Join(e.bin, n))
 		if err != nil {
 			t.Fatal(err)

@@ -3,7 +3,6 @@ package config
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -55,10 +54,23 @@ func eachOneOf(vals ...string) func(any) error {
 	}
 }
 
-var namePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+// validName accepts plugin names: 1 to 64 of [a-z0-9_-], starting with a
+// letter or digit. (Counted regexp repetitions are costly to compile at
+// start-up.)
+func validName(s string) bool {
+	if len(s) == 0 || len(s) > 64 || s[0] == '_' || s[0] == '-' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func name(v any) error {
-	if s, _ := v.(string); !namePattern.MatchString(s) {
+	if s, _ := v.(string); !validName(s) {
 		return fmt.Errorf("%q is not a plugin name (lowercase letters, digits, - and _)", s)
 	}
 	return nil
@@ -71,10 +83,20 @@ func absPath(v any) error {
 	return nil
 }
 
-var sha256Pattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+func isSHA256Hex(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 func sha256Hex(v any) error {
-	if s, _ := v.(string); !sha256Pattern.MatchString(s) {
+	if s, _ := v.(string); !isSHA256Hex(s) {
 		return fmt.Errorf("%q is not a SHA-256 in lowercase hex (64 characters)", s)
 	}
 	return nil
@@ -123,7 +145,7 @@ func lookupField(key string) (field, bool) {
 		return f, true
 	}
 	parts := strings.Split(key, ".")
-	if len(parts) == 3 && parts[0] == "plugins" && namePattern.MatchString(parts[1]) {
+	if len(parts) == 3 && parts[0] == "plugins" && validName(parts[1]) {
 		f, ok := pluginKeys[parts[2]]
 		return f, ok
 	}

@@ -172,3 +172,6 @@ func digest(path string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// ErrStart wraps every failure to start a plugin or complete its handshake.
+var ErrStart = errors.New("plugin failed to start")

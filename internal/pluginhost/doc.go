@@ -1,5 +1,9 @@
 // Package pluginhost finds, checks, starts and stops airlock's plugins.
 //
+// The host does not link go-plugin or gRPC: [Host] starts the
+// airlock-broker helper on first need and reaches plugins through it, in
+// JSON lines over a pipe; package broker holds the plugin side.
+//
 // Plugins are discovered next to the airlock binary, then in the user's
 // plugin directory, then from [plugins.NAME] entries in the configuration;
 // a later entry replaces an earlier one of the same name, which is how a

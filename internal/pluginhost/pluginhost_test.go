@@ -40,7 +40,7 @@ func badPlugin(t *testing.T, mode string) Entry {
 }
 
 func newHost(t *testing.T) *Host {
-	h := New(Options{StartTimeout: 2 * time.Second, CallTimeout: 1 * time.Second, SocketDir: filepath.Join(t.TempDir(), "sock"), UID: os.Getuid(), Env: []string{"PATH=/usr/bin:/bin"}})
+	h := New(Options{BrokerPath: filepath.Join(plugintest.Dir(t), BrokerName), StartTimeout: 2 * time.Second, CallTimeout: 1 * time.Second, SocketDir: filepath.Join(t.TempDir(), "sock"), UID: os.Getuid(), Env: []string{"PATH=/usr/bin:/bin"}})
 	t.Cleanup(h.Close)
 	return h
 }

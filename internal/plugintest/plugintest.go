@@ -81,6 +81,7 @@ var (
 // Binaries maps a binary name to the package it is built from.
 var Binaries = map[string]string{
 	"airlock":                        "./cmd/host",
+	"airlock-broker":                 "./cmd/broker",
 	"airlock-sandbox-linux":          "./plugins/sandbox-linux",
 	"airlock-sandbox-linux-launcher": "./plugins/sandbox-linux/launcher",
 	"airlock-assessor":               "./plugins/assessor",
@@ -118,7 +119,7 @@ func Dir(t testing.TB) string {
 			return
 		}
 		// go build names binaries after their directories.
-		renames := map[string]string{"host": "airlock", "sandbox-linux": "airlock-sandbox-linux", "assessor": "airlock-assessor", "assessor-hello": "airlock-assessor-hello", "launcher": "airlock-sandbox-linux-launcher"}
+		renames := map[string]string{"host": "airlock", "broker": "airlock-broker", "sandbox-linux": "airlock-sandbox-linux", "assessor": "airlock-assessor", "assessor-hello": "airlock-assessor-hello", "launcher": "airlock-sandbox-linux-launcher"}
 		for from, to := range renames {
 			if err := os.Rename(filepath.Join(buildDir, from), filepath.Join(buildDir, to)); err != nil {
 				buildErr = err

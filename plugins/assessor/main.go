@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/airlock-dev/airlock/plugins/assessor/internal/rules"
-	"github.com/airlock-dev/airlock/sdk/assessor"
+	"github.com/airlock-dev/airlock/sdk/assessor/assessorplugin"
 )
 
-func main() { assessor.Serve(rules.New()) }
+func main() { assessorplugin.Serve(rules.New()) }

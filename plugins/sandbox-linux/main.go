@@ -9,12 +9,12 @@ import (
 
 	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/launcher"
 	"github.com/airlock-dev/airlock/plugins/sandbox-linux/internal/linuxbox"
-	"github.com/airlock-dev/airlock/sdk/sandbox"
+	"github.com/airlock-dev/airlock/sdk/sandbox/sandboxplugin"
 )
 
 func main() {
 	if len(os.Args) > 1 && launcher.IsLaunchArg(os.Args[1]) {
 		os.Exit(launcher.Run(os.Args[1:]))
 	}
-	sandbox.Serve(linuxbox.New())
+	sandboxplugin.Serve(linuxbox.New())
 }

@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/airlock-dev/airlock/plugins/sandbox-macos/internal/seatbelt"
-	"github.com/airlock-dev/airlock/sdk/sandbox"
+	"github.com/airlock-dev/airlock/sdk/sandbox/sandboxplugin"
 )
 
-func main() { sandbox.Serve(seatbelt.New()) }
+func main() { sandboxplugin.Serve(seatbelt.New()) }

@@ -5,18 +5,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/airlock-dev/airlock/sdk/internal/rpcerr"
+	"github.com/airlock-dev/airlock/sdk/internal/errs"
 )
 
 // Sentinel errors, shared with the sandbox package so errors.Is works
 // whichever package a caller names.
 var (
 	// ErrPluginExited reports that the assessor process went away mid-call.
-	ErrPluginExited = rpcerr.ErrPluginExited
+	ErrPluginExited = errs.ErrPluginExited
 	// ErrInvalidRequest reports a request the assessor will not serve.
-	ErrInvalidRequest = rpcerr.ErrInvalidRequest
+	ErrInvalidRequest = errs.ErrInvalidRequest
 	// ErrInvalidResponse reports a verdict that breaks this contract.
-	ErrInvalidResponse = rpcerr.ErrInvalidResponse
+	ErrInvalidResponse = errs.ErrInvalidResponse
 )
 
 // Level is a risk level.

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/airlock-dev/airlock/sdk/assessor"
+	"github.com/airlock-dev/airlock/sdk/assessor/assessorplugin"
 	"github.com/airlock-dev/airlock/sdk/handshake"
 )
 
@@ -99,7 +100,7 @@ func Run(t *testing.T, newAssessor func(testing.TB) assessor.Assessor) {
 
 func overGRPC(t *testing.T, impl assessor.Assessor) assessor.Assessor {
 	client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{
-		handshake.KindAssessor: &assessor.Plugin{Impl: impl},
+		handshake.KindAssessor: &assessorplugin.Plugin{Impl: impl},
 	})
 	t.Cleanup(func() { client.Close() })
 	raw, err := client.Dispense(handshake.KindAssessor)

@@ -7,8 +7,6 @@
 // from the host's ownership, mode and checksum checks.
 package handshake
 
-import "github.com/hashicorp/go-plugin"
-
 // Plugin kinds, used as the go-plugin plugin-set keys.
 const (
 	// KindSandbox names sandbox backends.
@@ -34,12 +32,3 @@ const (
 	// EnvLogLevel carries the host's log level (trace, debug, info, warn, error).
 	EnvLogLevel = "AIRLOCK_PLUGIN_LOG_LEVEL"
 )
-
-// Config returns the handshake configuration shared by host and plugins.
-func Config() plugin.HandshakeConfig {
-	return plugin.HandshakeConfig{
-		ProtocolVersion:  ProtocolVersion,
-		MagicCookieKey:   MagicCookieKey,
-		MagicCookieValue: MagicCookieValue,
-	}
-}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/airlock-dev/airlock/sdk/internal/rpcerr"
+	"github.com/airlock-dev/airlock/sdk/internal/errs"
 )
 
 // Sentinel errors. Both sides of the wire map them to and from gRPC codes, so
@@ -13,15 +13,15 @@ import (
 // policy feature the backend does not implement.
 var (
 	// ErrPluginExited reports that the backend process went away mid-call.
-	ErrPluginExited = rpcerr.ErrPluginExited
+	ErrPluginExited = errs.ErrPluginExited
 	// ErrInvalidRequest reports a request the backend will not serve as asked.
-	ErrInvalidRequest = rpcerr.ErrInvalidRequest
+	ErrInvalidRequest = errs.ErrInvalidRequest
 	// ErrInvalidResponse reports an answer that breaks this contract.
-	ErrInvalidResponse = rpcerr.ErrInvalidResponse
+	ErrInvalidResponse = errs.ErrInvalidResponse
 	// ErrUnavailable reports that the backend cannot enforce the policy on
 	// this machine (for example, no kernel support and no degraded mode
 	// accepted).
-	ErrUnavailable = rpcerr.ErrUnavailable
+	ErrUnavailable = errs.ErrUnavailable
 )
 
 // Mode is the sandbox mode of the design brief.

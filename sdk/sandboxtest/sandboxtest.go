@@ -34,6 +34,7 @@ import (
 
 	"github.com/airlock-dev/airlock/sdk/handshake"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
+	"github.com/airlock-dev/airlock/sdk/sandbox/sandboxplugin"
 )
 
 // Options select the kit's optional parts.
@@ -55,7 +56,7 @@ func Run(t *testing.T, newSandbox func(testing.TB) sandbox.Sandbox, opts Options
 		"direct": func(t *testing.T) sandbox.Sandbox { return newSandbox(t) },
 		"grpc": func(t *testing.T) sandbox.Sandbox {
 			client, _ := plugin.TestPluginGRPCConn(t, false, map[string]plugin.Plugin{
-				handshake.KindSandbox: &sandbox.Plugin{Impl: newSandbox(t)},
+				handshake.KindSandbox: &sandboxplugin.Plugin{Impl: newSandbox(t)},
 			})
 			t.Cleanup(func() { client.Close() })
 			raw, err := client.Dispense(handshake.KindSandbox)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/airlock-dev/airlock/sdk/handshake"
 	"github.com/airlock-dev/airlock/sdk/sandbox"
+	"github.com/airlock-dev/airlock/sdk/sandbox/sandboxplugin"
 )
 
 type bad struct{ mode string }
@@ -70,11 +71,11 @@ func main() {
 		os.Exit(2)
 	case "v9":
 		plugin.Serve(&plugin.ServeConfig{
-			HandshakeConfig:  handshake.Config(),
-			VersionedPlugins: map[int]plugin.PluginSet{9: {handshake.KindSandbox: &sandbox.Plugin{Impl: &bad{mode}}}},
+			HandshakeConfig:  plugin.HandshakeConfig{ProtocolVersion: handshake.ProtocolVersion, MagicCookieKey: handshake.MagicCookieKey, MagicCookieValue: handshake.MagicCookieValue},
+			VersionedPlugins: map[int]plugin.PluginSet{9: {handshake.KindSandbox: &sandboxplugin.Plugin{Impl: &bad{mode}}}},
 			GRPCServer:       plugin.DefaultGRPCServer,
 		})
 		return
 	}
-	sandbox.Serve(&bad{mode: mode})
+	sandboxplugin.Serve(&bad{mode: mode})
 }

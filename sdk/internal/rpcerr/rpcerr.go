@@ -9,19 +9,16 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/airlock-dev/airlock/sdk/internal/errs"
 )
 
-// Sentinel errors shared by every plugin kind. The kind packages re-export
-// them, so errors.Is works whichever package a caller names.
+// The sentinel errors, named here for brevity.
 var (
-	// ErrPluginExited reports that the plugin process went away mid-call.
-	ErrPluginExited = errors.New("plugin exited")
-	// ErrInvalidRequest reports a request the plugin will not serve as asked.
-	ErrInvalidRequest = errors.New("invalid request")
-	// ErrInvalidResponse reports an answer that breaks the contract.
-	ErrInvalidResponse = errors.New("invalid plugin response")
-	// ErrUnavailable reports that the plugin cannot work on this machine.
-	ErrUnavailable = errors.New("sandbox unavailable")
+	ErrPluginExited    = errs.ErrPluginExited
+	ErrInvalidRequest  = errs.ErrInvalidRequest
+	ErrInvalidResponse = errs.ErrInvalidResponse
+	ErrUnavailable     = errs.ErrUnavailable
 )
 
 // ToStatus converts an implementation's error into a gRPC status error on

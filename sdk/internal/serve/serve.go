@@ -38,7 +38,7 @@ func Run(opts Options) {
 		go watchParent(ppid, logger)
 	}
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: handshake.Config(),
+		HandshakeConfig: plugin.HandshakeConfig{ProtocolVersion: handshake.ProtocolVersion, MagicCookieKey: handshake.MagicCookieKey, MagicCookieValue: handshake.MagicCookieValue},
 		VersionedPlugins: map[int]plugin.PluginSet{
 			handshake.ProtocolVersion: {opts.Kind: opts.Plugin},
 		},

@@ -1,4 +1,4 @@
-package pluginhost
+package broker
 
 import (
 	"context"

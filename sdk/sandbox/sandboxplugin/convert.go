@@ -1,19 +1,22 @@
-package sandbox
+package sandboxplugin
 
-import "github.com/airlock-dev/airlock/sdk/internal/pb/sandboxv1"
+import (
+	"github.com/airlock-dev/airlock/sdk/internal/pb/sandboxv1"
+	"github.com/airlock-dev/airlock/sdk/sandbox"
+)
 
 // Conversions between the public types and the generated ones. Enum values
 // share numbers on both sides by construction, so they convert directly.
 
-func infoToProto(i *Info) *sandboxv1.InfoResponse {
+func infoToProto(i *sandbox.Info) *sandboxv1.InfoResponse {
 	return &sandboxv1.InfoResponse{Name: i.Name, Version: i.Version, Capabilities: i.Capabilities, Description: i.Description}
 }
 
-func infoFromProto(p *sandboxv1.InfoResponse) *Info {
-	return &Info{Name: p.GetName(), Version: p.GetVersion(), Capabilities: p.GetCapabilities(), Description: p.GetDescription()}
+func infoFromProto(p *sandboxv1.InfoResponse) *sandbox.Info {
+	return &sandbox.Info{Name: p.GetName(), Version: p.GetVersion(), Capabilities: p.GetCapabilities(), Description: p.GetDescription()}
 }
 
-func probeToProto(r *ProbeResult) *sandboxv1.ProbeResponse {
+func probeToProto(r *sandbox.ProbeResult) *sandboxv1.ProbeResponse {
 	out := &sandboxv1.ProbeResponse{Usable: r.Usable, Mode: r.Mode, Lost: r.Lost, Remedy: r.Remedy}
 	for _, f := range r.Features {
 		out.Features = append(out.Features, &sandboxv1.Feature{Name: f.Name, Available: f.Available, Detail: f.Detail})
@@ -21,15 +24,15 @@ func probeToProto(r *ProbeResult) *sandboxv1.ProbeResponse {
 	return out
 }
 
-func probeFromProto(p *sandboxv1.ProbeResponse) *ProbeResult {
-	out := &ProbeResult{Usable: p.GetUsable(), Mode: p.GetMode(), Lost: p.GetLost(), Remedy: p.GetRemedy()}
+func probeFromProto(p *sandboxv1.ProbeResponse) *sandbox.ProbeResult {
+	out := &sandbox.ProbeResult{Usable: p.GetUsable(), Mode: p.GetMode(), Lost: p.GetLost(), Remedy: p.GetRemedy()}
 	for _, f := range p.GetFeatures() {
-		out.Features = append(out.Features, Feature{Name: f.GetName(), Available: f.GetAvailable(), Detail: f.GetDetail()})
+		out.Features = append(out.Features, sandbox.Feature{Name: f.GetName(), Available: f.GetAvailable(), Detail: f.GetDetail()})
 	}
 	return out
 }
 
-func prepareToProto(r *PrepareRequest) *sandboxv1.PrepareRequest {
+func prepareToProto(r *sandbox.PrepareRequest) *sandboxv1.PrepareRequest {
 	return &sandboxv1.PrepareRequest{
 		Command: &sandboxv1.Command{Argv: r.Command.Argv, Cwd: r.Command.Cwd, Env: r.Command.Env},
 		Policy: &sandboxv1.Policy{
@@ -44,23 +47,23 @@ func prepareToProto(r *PrepareRequest) *sandboxv1.PrepareRequest {
 	}
 }
 
-func prepareFromProto(p *sandboxv1.PrepareRequest) *PrepareRequest {
+func prepareFromProto(p *sandboxv1.PrepareRequest) *sandbox.PrepareRequest {
 	c, pol := p.GetCommand(), p.GetPolicy()
-	return &PrepareRequest{
-		Command: Command{Argv: c.GetArgv(), Cwd: c.GetCwd(), Env: c.GetEnv()},
-		Policy: Policy{
-			Mode:           Mode(pol.GetMode()),
+	return &sandbox.PrepareRequest{
+		Command: sandbox.Command{Argv: c.GetArgv(), Cwd: c.GetCwd(), Env: c.GetEnv()},
+		Policy: sandbox.Policy{
+			Mode:           sandbox.Mode(pol.GetMode()),
 			WritableRoots:  pol.GetWritableRoots(),
 			DenyRead:       pol.GetDenyRead(),
 			ProtectedNames: pol.GetProtectedNames(),
-			Network:        Network(pol.GetNetwork()),
+			Network:        sandbox.Network(pol.GetNetwork()),
 			AllowDegraded:  pol.GetAllowDegraded(),
 		},
 		TTY: p.GetTty(),
 	}
 }
 
-func specToProto(s *LaunchSpec) *sandboxv1.LaunchSpec {
+func specToProto(s *sandbox.LaunchSpec) *sandboxv1.LaunchSpec {
 	out := &sandboxv1.LaunchSpec{Argv: s.Argv, Env: s.Env, Cwd: s.Cwd,
 		Template: s.Template, CommandIndex: int32(s.CommandIndex), EnvOverrides: s.EnvOverrides}
 	for _, f := range s.ExtraFiles {
@@ -69,16 +72,16 @@ func specToProto(s *LaunchSpec) *sandboxv1.LaunchSpec {
 	return out
 }
 
-func specFromProto(p *sandboxv1.LaunchSpec) LaunchSpec {
-	out := LaunchSpec{Argv: p.GetArgv(), Env: p.GetEnv(), Cwd: p.GetCwd(),
+func specFromProto(p *sandboxv1.LaunchSpec) sandbox.LaunchSpec {
+	out := sandbox.LaunchSpec{Argv: p.GetArgv(), Env: p.GetEnv(), Cwd: p.GetCwd(),
 		Template: p.GetTemplate(), CommandIndex: int(p.GetCommandIndex()), EnvOverrides: p.GetEnvOverrides()}
 	for _, f := range p.GetExtraFiles() {
-		out.ExtraFiles = append(out.ExtraFiles, ExtraFile(f))
+		out.ExtraFiles = append(out.ExtraFiles, sandbox.ExtraFile(f))
 	}
 	return out
 }
 
-func explainToProto(r *ExplainRequest) *sandboxv1.ExplainRequest {
+func explainToProto(r *sandbox.ExplainRequest) *sandboxv1.ExplainRequest {
 	return &sandboxv1.ExplainRequest{
 		Prepared:   prepareToProto(&r.Prepared),
 		ExitCode:   int32(r.ExitCode),
@@ -88,15 +91,15 @@ func explainToProto(r *ExplainRequest) *sandboxv1.ExplainRequest {
 	}
 }
 
-func explainFromProto(p *sandboxv1.ExplainRequest) *ExplainRequest {
-	out := &ExplainRequest{ExitCode: int(p.GetExitCode()), Signal: int(p.GetSignal()), OutputTail: p.GetOutputTail(), Report: p.GetReport()}
+func explainFromProto(p *sandboxv1.ExplainRequest) *sandbox.ExplainRequest {
+	out := &sandbox.ExplainRequest{ExitCode: int(p.GetExitCode()), Signal: int(p.GetSignal()), OutputTail: p.GetOutputTail(), Report: p.GetReport()}
 	if p.GetPrepared() != nil {
 		out.Prepared = *prepareFromProto(p.GetPrepared())
 	}
 	return out
 }
 
-func explainRespToProto(r *ExplainResponse) *sandboxv1.ExplainResponse {
+func explainRespToProto(r *sandbox.ExplainResponse) *sandboxv1.ExplainResponse {
 	out := &sandboxv1.ExplainResponse{}
 	for _, d := range r.Denials {
 		out.Denials = append(out.Denials, &sandboxv1.Denial{
@@ -107,11 +110,11 @@ func explainRespToProto(r *ExplainResponse) *sandboxv1.ExplainResponse {
 	return out
 }
 
-func explainRespFromProto(p *sandboxv1.ExplainResponse) *ExplainResponse {
-	out := &ExplainResponse{}
+func explainRespFromProto(p *sandboxv1.ExplainResponse) *sandbox.ExplainResponse {
+	out := &sandbox.ExplainResponse{}
 	for _, d := range p.GetDenials() {
-		out.Denials = append(out.Denials, Denial{
-			Kind: DenialKind(d.GetKind()), Path: d.GetPath(), Host: d.GetHost(), Port: int(d.GetPort()),
+		out.Denials = append(out.Denials, sandbox.Denial{
+			Kind: sandbox.DenialKind(d.GetKind()), Path: d.GetPath(), Host: d.GetHost(), Port: int(d.GetPort()),
 			Operation: d.GetOperation(), Syscall: d.GetSyscall(), Guessed: d.GetGuessed(), Detail: d.GetDetail(),
 		})
 	}

@@ -1,4 +1,4 @@
-package pluginhost
+package broker
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 
 	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/airlock-dev/airlock/internal/pluginhost"
 )
 
 // cmdRunner runs a plugin binary the way a security tool should: go-plugin's
@@ -28,7 +30,7 @@ func newRunner(path string, goPluginEnv, env []string) (*cmdRunner, error) {
 	cmd.Env = append(append([]string{}, env...), goPluginEnv...)
 	cmd.Stdin = nil // os/exec opens /dev/null
 	cmd.Dir = "/"
-	cmd.SysProcAttr = sysProcAttr()
+	cmd.SysProcAttr = pluginhost.SysProcAttr()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
