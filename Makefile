@@ -10,7 +10,7 @@ GOFLAGS_BUILD := -trimpath -ldflags '$(LDFLAGS)'
 
 PLUGINS := airlock-broker airlock-assessor airlock-sandbox-linux airlock-sandbox-linux-launcher
 ifeq ($(GOOS),darwin)
-PLUGINS := airlock-assessor airlock-sandbox-macos
+PLUGINS := airlock-broker airlock-assessor airlock-sandbox-macos
 endif
 
 .PHONY: all build install test proto proto-check demo bench vet clean escape

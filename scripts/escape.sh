@@ -17,7 +17,7 @@ chmod 0755 "$base"
 # A copy the unprivileged user can execute, owned by root and not writable
 # by others, as the plugin checks require.
 install -d -m 0755 "$base/bin"
-install -m 0755 "$bin"/airlock "$bin"/airlock-sandbox-linux "$bin"/airlock-sandbox-linux-launcher "$bin"/airlock-assessor "$base/bin/"
+install -m 0755 "$bin"/airlock "$bin"/airlock-broker "$bin"/airlock-sandbox-linux "$bin"/airlock-sandbox-linux-launcher "$bin"/airlock-assessor "$base/bin/"
 
 rc=0
 run() { # run LABEL ENV... -- suite args
