@@ -35,6 +35,8 @@ type Question struct {
 	// Prefix is the command prefix "p" would always allow; empty when not
 	// offered.
 	Prefix string
+	// ProjectRules offers "P": the same rule in the project's rules.
+	ProjectRules bool
 	// Timeout is how long to wait; after it the answer is no.
 	Timeout time.Duration
 	// Color enables colours (off with NO_COLOR or a dumb terminal).
@@ -52,6 +54,8 @@ const (
 	Once
 	Session
 	Always
+	// AlwaysProject is Always, with the rule saved in the project's rules.
+	AlwaysProject
 )
 
 // String names the choice for the audit log.
@@ -63,6 +67,8 @@ func (c Choice) String() string {
 		return "session"
 	case Always:
 		return "always"
+	case AlwaysProject:
+		return "always (project)"
 	}
 	return "no"
 }
@@ -122,6 +128,9 @@ func Render(q Question) string {
 	keys = append(keys, "a yes for this session")
 	if q.Prefix != "" {
 		keys = append(keys, "p always allow `"+q.Prefix+"`")
+		if q.ProjectRules {
+			keys = append(keys, "P … in this project")
+		}
 	}
 	keys = append(keys, "n no")
 	line("  ", strings.Join(keys, " · "))
@@ -227,11 +236,16 @@ func Decode(key byte, q Question) (Answer, bool) {
 		return Answer{Choice: Once, Escalation: firstEscalation(q)}, true
 	case 'a', 'A':
 		return Answer{Choice: Session, Escalation: firstEscalation(q)}, true
-	case 'p', 'P':
+	case 'p':
 		if q.Prefix == "" {
 			return Answer{}, false
 		}
 		return Answer{Choice: Always, Escalation: firstEscalation(q)}, true
+	case 'P':
+		if q.Prefix == "" || !q.ProjectRules {
+			return Answer{}, false
+		}
+		return Answer{Choice: AlwaysProject, Escalation: firstEscalation(q)}, true
 	case 'n', 'N':
 		return Answer{Choice: No, Escalation: -1, How: "n"}, true
 	case 0x1b:
@@ -326,6 +340,8 @@ func echo(a Answer, q Question) string {
 		return "yes, for this session"
 	case Always:
 		return "yes, always for `" + q.Prefix + "`"
+	case AlwaysProject:
+		return "yes, always for `" + q.Prefix + "` in this project"
 	}
 	if a.Escalation >= 0 {
 		return "yes: " + q.Escalations[a.Escalation]

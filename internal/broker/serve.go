@@ -68,7 +68,9 @@ type server struct {
 	assessors map[string]assessor.Assessor
 }
 
-func entryKey(e pluginhost.Entry) string { return e.Kind + "\x00" + e.Name + "\x00" + e.Path + "\x00" + e.SHA256 }
+func entryKey(e pluginhost.Entry) string {
+	return e.Kind + "\x00" + e.Name + "\x00" + e.Path + "\x00" + e.SHA256
+}
 
 func (s *server) answer(ctx context.Context, req *pluginhost.Request) {
 	if req.TimeoutMS > 0 {

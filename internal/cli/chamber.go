@@ -180,13 +180,14 @@ func (a *app) askUser(ctx context.Context, st flowState, stdio Stdio, kind strin
 	as := a.assessForPrompt(ctx, st, failure)
 	st.rec.Assessment = as.record
 	q := approval.Question{
-		Command:     shellparse.Join(st.argv),
-		Why:         why,
-		Assessment:  as.shown,
-		Escalations: escalations,
-		Prefix:      prefixFor(st.line),
-		Timeout:     a.cfg.Approval.Timeout,
-		Color:       a.env.m["NO_COLOR"] == "" && a.env.m["TERM"] != "dumb",
+		Command:      shellparse.Join(st.argv),
+		Why:          why,
+		Assessment:   as.shown,
+		Escalations:  escalations,
+		Prefix:       prefixFor(st.line),
+		ProjectRules: a.cfg.ProjectRoot != "",
+		Timeout:      a.cfg.Approval.Timeout,
+		Color:        a.env.m["NO_COLOR"] == "" && a.env.m["TERM"] != "dumb",
 	}
 	ans, err := approval.Ask(tty, q)
 	if err != nil {
@@ -203,9 +204,9 @@ func (a *app) askUser(ctx context.Context, st flowState, stdio Stdio, kind strin
 	if ans.Escalation >= 0 {
 		prompt.Answer += ": " + escalations[ans.Escalation]
 	}
-	if ans.Choice == approval.Always {
+	if ans.Choice == approval.Always || ans.Choice == approval.AlwaysProject {
 		prefix := prefixArgv(st.line)
-		path := filepath.Join(a.dirs.Config, "rules", "default.rules")
+		path, _ := a.rulesFileFor(ans.Choice == approval.AlwaysProject)
 		r := &rules.Rule{Pattern: make([][]string, len(prefix)), Decision: rules.Allow}
 		for i, t := range prefix {
 			r.Pattern[i] = []string{t}

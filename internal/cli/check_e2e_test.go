@@ -141,3 +141,11 @@ func TestExec_rulesAndPolicies(t *testing.T) {
 		t.Fatalf("with allow_unsandboxed = false the sandbox stays on: %d %q", r.code, r.stderr)
 	}
 }
+
+func TestExec_badRejectKindIsAnError(t *testing.T) {
+	e := newEnv(t)
+	r := e.run(t, nil, "exec", "--reject", "bogus", "--", "true")
+	if r.code != 125 || !strings.Contains(r.stderr, "bogus") {
+		t.Fatalf("got %d %q", r.code, r.stderr)
+	}
+}

@@ -35,6 +35,7 @@ type execFlags struct {
 	approval string
 	backend  string
 	escalate string
+	reject   []string
 }
 
 func newExecFlags(name string) *execFlags {
@@ -48,6 +49,7 @@ func newExecFlags(name string) *execFlags {
 	f.fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "untrusted | on-failure | on-request | never")
 	f.fs.StringVar(&f.backend, "backend", "", "sandbox plugin to use")
 	f.fs.StringVar(&f.escalate, "escalate", "", "ask to run without the sandbox, saying why")
+	f.fs.StringSliceVar(&f.reject, "reject", nil, "prompt kinds to refuse without asking: rule, heuristic, sandbox")
 	return f
 }
 
@@ -63,6 +65,7 @@ func (f *execFlags) layer() (map[string]any, map[string]string) {
 	set("network", "sandbox.network", f.network)
 	set("ask-for-approval", "approval.policy", f.approval)
 	set("backend", "sandbox.backend", f.backend)
+	set("reject", "approval.reject", f.reject)
 	return m, names
 }
 
