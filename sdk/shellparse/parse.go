@@ -89,6 +89,9 @@ type Segment struct {
 	Privileged bool
 	// Opaque, when not empty, says why what runs cannot be known.
 	Opaque string
+	// ShellFunction is set when the command is a shell function of the
+	// user's (Options.Functions); its body follows as segments.
+	ShellFunction bool
 }
 
 // Line is a parsed command line.
@@ -116,6 +119,12 @@ type Options struct {
 	Home string
 	// Cwd expands $PWD when set.
 	Cwd string
+	// Aliases maps the shell's alias names to their values; a command
+	// word that names one is judged by what it expands to.
+	Aliases map[string]string
+	// Functions maps the shell's function names to their bodies; a call
+	// is judged by the body, which becomes segments of its own.
+	Functions map[string]string
 }
 
 // Parse parses a command line in bash syntax. It never fails: input that
@@ -146,6 +155,7 @@ type frame struct {
 	depth     int
 	piped     bool
 	wrappers  []string
+	expanded  []string // aliases being expanded, never expanded again
 	forms     [][]string
 	priv      bool
 	redirects []Redirect
@@ -427,6 +437,22 @@ func (w *walker) command(argv []string, dyn []bool, c *syntax.CallExpr, f frame)
 			name = strings.TrimPrefix(name, "\\")
 		}
 		rest, rdyn := argv[1:], dyn[1:]
+		if c != nil && w.alias(argv, rdyn, f) {
+			return
+		}
+		if body, ok := w.o.Functions[argv[0]]; ok && c != nil {
+			seg := w.segment(argv, dyn, f)
+			seg.ShellFunction = true
+			w.l.Segments = append(w.l.Segments, seg)
+			inner := f
+			inner.ctx, inner.depth = Function, f.depth+1
+			inner.wrappers = appendCopy(f.wrappers, "function "+argv[0])
+			if !slices.Contains(f.expanded, "()"+argv[0]) {
+				inner.expanded = appendCopy(f.expanded, "()"+argv[0])
+				w.parseString(body, inner)
+			}
+			return
+		}
 		switch {
 		case shells[name]:
 			w.shell(name, argv, dyn, c, f)
@@ -462,6 +488,9 @@ func (w *walker) command(argv []string, dyn []bool, c *syntax.CallExpr, f frame)
 		case name == "find":
 			w.find(argv, dyn, f)
 			return
+		case name == "parallel":
+			w.parallel(argv, dyn, f)
+			return
 		case name == "xargs":
 			i := skipOptions(rest, xargsOpts)
 			w.emit(argv[:1+i], dyn[:1+i], f) // xargs itself reads input
@@ -483,9 +512,11 @@ func (w *walker) command(argv []string, dyn []bool, c *syntax.CallExpr, f frame)
 				}
 				inner := f
 				inner.depth++
-				inner.wrappers = appendCopy(f.wrappers, "env")
-				words := strings.Fields(rest[split])
-				w.command(append(words, rest[split+1:]...), make([]bool, len(words)+len(rest)-split-1), nil, inner)
+				// The split words may start with assignments, so they go
+				// through env again.
+				words := append([]string{"env"}, strings.Fields(rest[split])...)
+				words = append(words, rest[split+1:]...)
+				w.command(words, make([]bool, len(words)), nil, inner)
 				return
 			}
 			if i >= len(rest) {
@@ -519,6 +550,12 @@ func (w *walker) command(argv []string, dyn []bool, c *syntax.CallExpr, f frame)
 				return
 			}
 			i := skipOptions(rest, wr.opts)
+			if wr.privileged {
+				// sudo VAR=value cmd sets the variable for cmd.
+				for i < len(rest) && isAssignment(rest[i]) {
+					i++
+				}
+			}
 			i += min(wr.positional, len(rest)-i)
 			if i >= len(rest) {
 				if wr.privileged && hasAnyFlag(rest, "i", "s") {
@@ -536,6 +573,39 @@ func (w *walker) command(argv []string, dyn []bool, c *syntax.CallExpr, f frame)
 			argv, dyn, c = rest[i:], rdyn[i:], nil
 		}
 	}
+}
+
+// alias expands argv[0] when it names an alias not already being
+// expanded, and walks the result; it reports whether it did.
+func (w *walker) alias(argv []string, rdyn []bool, f frame) bool {
+	val, ok := w.o.Aliases[argv[0]]
+	if !ok || slices.Contains(f.expanded, argv[0]) {
+		return false
+	}
+	if anyTrue(rdyn) {
+		// The arguments are words as written; keep them so.
+		w.emitOpaque(argv, append([]bool{false}, rdyn...), f, "an alias with arguments computed at run time")
+		return true
+	}
+	inner := f
+	inner.depth++
+	inner.expanded = appendCopy(f.expanded, argv[0])
+	inner.wrappers = appendCopy(f.wrappers, "alias "+argv[0])
+	w.parseString(val+" "+Join(argv[1:]), inner)
+	return true
+}
+
+// Incomplete reports whether src is the start of a command that needs
+// more input: an open quote, a here-document without its end line, a
+// trailing && or |, an unclosed block.
+func Incomplete(src string) bool {
+	if n := len(src) - len(strings.TrimRight(src, "\\")); n%2 == 1 {
+		return true // a line continuation
+	}
+	_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	// A here-document whose body has not started yet is not flagged as
+	// incomplete by the parser, but the shell reads on.
+	return err != nil && (syntax.IsIncomplete(err) || strings.Contains(err.Error(), "unclosed here-document"))
 }
 
 // shell handles sh, bash, zsh and friends: -c strings are parsed, a shell
@@ -699,6 +769,51 @@ func (w *walker) segment(argv []string, dyn []bool, f frame) Segment {
 		Redirects: f.redirects, Context: f.ctx, Depth: f.depth, Dynamic: anyTrue(dyn),
 		InputFromPipe: f.piped, Privileged: f.priv,
 	}
+}
+
+// parallel unwraps GNU parallel: the command before ":::" runs with the
+// arguments after it; with no command, each argument is a command line.
+func (w *walker) parallel(argv []string, dyn []bool, f frame) {
+	rest, rdyn := argv[1:], dyn[1:]
+	i := skipOptions(rest, parallelOpts)
+	cmd, args := rest[i:], []string(nil)
+	cdyn := rdyn[i:]
+	for j, x := range cmd {
+		if strings.HasPrefix(x, ":::") {
+			cmd, args, cdyn = cmd[:j], cmd[j+1:], cdyn[:j]
+			break
+		}
+	}
+	w.emit(argv[:1+i], dyn[:1+i], f)
+	inner := f
+	inner.wrappers = appendCopy(f.wrappers, "parallel")
+	if len(cmd) == 0 {
+		inner.depth++
+		for _, a := range args {
+			if !strings.HasPrefix(a, ":::") {
+				w.parseString(a, inner)
+			}
+		}
+		return
+	}
+	full := append(slices.Clone(cmd), args...)
+	fdyn := append(slices.Clone(cdyn), make([]bool, len(args))...)
+	w.emitWith(full, fdyn, inner, func(s *Segment) { s.ArgsFromInput = len(args) == 0 })
+}
+
+var parallelOpts = optSet("-j", "-P", "--jobs", "-n", "-N", "--max-args", "-I", "--colsep", "-S", "--sshlogin", "-a", "--arg-file", "--delay", "--timeout", "--results", "--tmpdir", "--joblog", "-d", "--delimiter", "-E", "--retries")
+
+func isAssignment(s string) bool {
+	k, _, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return false
+	}
+	for i, c := range k {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // hereInput returns the text a here-document or here-string feeds to

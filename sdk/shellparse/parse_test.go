@@ -45,6 +45,10 @@ func TestParseSegments(t *testing.T) {
 		{"watch -n 1 'rm x'", []string{"rm x |wr=watch"}},
 		{"x=$(rm y)", []string{"rm y |ctx=substitution"}},
 		{"export A=$(id)", []string{"id |ctx=substitution", "export 'A=$(id)' |dyn"}},
+		{"env -S 'PATH=/usr/bin git reset --hard'", []string{"git reset --hard |wr=env"}},
+		{"sudo SYSTEMD_EDITOR=x systemctl edit u", []string{"systemctl edit u |priv wr=sudo"}},
+		{"parallel rm -rf {} ::: / ~", []string{"parallel", "rm -rf '{}' / /home/u |wr=parallel"}},
+		{"parallel ::: 'rm x' 'ls'", []string{"parallel", "rm x |wr=parallel", "ls |wr=parallel"}},
 	}
 	for _, tt := range tests {
 		l := Parse(tt.line, Options{Home: "/home/u"})
@@ -152,4 +156,38 @@ func FuzzParse(f *testing.F) {
 			Classify(s)
 		}
 	})
+}
+
+func TestIncomplete(t *testing.T) {
+	for src, want := range map[string]bool{
+		"ls": false, "echo 'a": true, "cat <<EOF": true, "cat <<EOF\nhi": true, "cat <<EOF\nhi\nEOF": false,
+		"ls &&": true, "ls |": true, "if true; then": true, "echo \\": true, "echo \\\\": false, "if then": false, "(ls": true,
+	} {
+		if got := Incomplete(src); got != want {
+			t.Errorf("Incomplete(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+func TestAliasesAndFunctions(t *testing.T) {
+	o := Options{
+		Aliases:   map[string]string{"ll": "ls -la", "ls": "ls --color", "nuke": "sudo rm -rf"},
+		Functions: map[string]string{"g": "rm -rf \"$1\"; echo done", "loop": "loop"},
+	}
+	var got []string
+	for _, s := range Parse("ll /tmp && g x; nuke /; loop", o).Segments {
+		got = append(got, describe(s))
+	}
+	want := []string{
+		"ls --color -la /tmp |wr=alias ll,alias ls",
+		"g x",
+		"rm -rf '\"$1\"' |ctx=function wr=function g dyn",
+		"echo 'done' |ctx=function wr=function g",
+		"rm -rf / |priv wr=alias nuke,sudo",
+		"loop",
+		"loop |ctx=function wr=function loop",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 }
