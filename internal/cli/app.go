@@ -22,6 +22,9 @@ type app struct {
 	env     env
 	cwd     string
 	rules   *rules.Set
+	// displayed is set once airlock has written to the user's terminal
+	// (a prompt, a refusal), so the shell integration redraws below it.
+	displayed bool
 }
 
 // newApp loads the configuration (with flags as the last layer), opens the

@@ -22,15 +22,22 @@ type tmuxShell struct {
 
 func newTmuxShell(t *testing.T, e *env, extraEnv ...string) *tmuxShell {
 	t.Helper()
-	_, err := exec.LookPath("tmux")
-	plugintest.Require(t, "tmux", err == nil, "tmux is not installed")
 	bash, err := exec.LookPath("bash")
 	plugintest.Require(t, "bash", err == nil, "bash is not installed")
+	return startTmux(t, e, append(extraEnv, "PS1=$ "), bash, "--norc", "--noprofile")
+}
+
+// startTmux runs argv in a fresh tmux server with a clean environment:
+// the test user's HOME, airlock on PATH, and extraEnv.
+func startTmux(t *testing.T, e *env, extraEnv []string, argv ...string) *tmuxShell {
+	t.Helper()
+	_, err := exec.LookPath("tmux")
+	plugintest.Require(t, "tmux", err == nil, "tmux is not installed")
 	s := &tmuxShell{t: t, sock: filepath.Join(filepath.Dir(e.home), "tmux.sock")}
 	args := []string{"new-session", "-d", "-x", "100", "-y", "40", "env", "-i", "HOME=" + e.home, "TERM=xterm",
-		"PATH=" + e.bin + ":/usr/bin:/bin", "PS1=$ ", "XDG_RUNTIME_DIR=" + filepath.Join(filepath.Dir(e.home), "run")}
+		"PATH=" + e.bin + ":/usr/bin:/bin", "XDG_RUNTIME_DIR=" + filepath.Join(filepath.Dir(e.home), "run")}
 	args = append(args, extraEnv...)
-	s.tmux(append(args, bash, "--norc", "--noprofile")...)
+	s.tmux(append(args, argv...)...)
 	t.Cleanup(func() { exec.Command("tmux", "-S", s.sock, "kill-server").Run() })
 	return s
 }
@@ -51,9 +58,11 @@ func (s *tmuxShell) send(keys ...string) {
 
 func (s *tmuxShell) screen() string { return s.tmux("capture-pane", "-p", "-S", "-200") }
 
+// clear empties the screen and the scrollback with the line editor's
+// clear-screen key, which runs no command and leaves no history.
 func (s *tmuxShell) clear() {
 	s.t.Helper()
-	s.send("clear", "Enter")
+	s.send("C-l")
 	s.tmux("clear-history")
 	s.waitPrompt()
 }
@@ -74,13 +83,34 @@ func (s *tmuxShell) waitFor(want string) string {
 	}
 }
 
-// waitPrompt waits for the shell's prompt on the last line.
+// count returns how often want is on the screen now, for waitCount.
+func (s *tmuxShell) count(want string) int { return strings.Count(s.screen(), want) }
+
+// waitCount waits until want is on the screen more than n times.
+func (s *tmuxShell) waitCount(want string, n int) {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for s.count(want) <= n {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("screen never showed %q a %dth time:\n%s", want, n+1, s.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitPrompt waits for the shell's prompt, alone, on the last line.
 func (s *tmuxShell) waitPrompt() {
+	s.t.Helper()
+	s.waitLastLine("$")
+}
+
+// waitLastLine waits until the last non-empty line of the screen is want.
+func (s *tmuxShell) waitLastLine(want string) {
 	s.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		lines := strings.Split(strings.TrimRight(s.screen(), "\n"), "\n")
-		if lines[len(lines)-1] == "$" {
+		if strings.TrimRight(lines[len(lines)-1], " ") == want {
 			return
 		}
 		if time.Now().After(deadline) {

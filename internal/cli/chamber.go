@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,9 @@ func (a *app) chamber(ctx context.Context, f *execFlags, argv []string, stdio St
 	session := a.sessionID()
 	store := approval.NewStore(filepath.Join(a.dirs.Runtime, "sessions"))
 	grant, remembered := store.Lookup(session, argv, a.cwd)
+	if f.preapproved != "" && a.redeem(f.preapproved, session) {
+		remembered = true
+	}
 	line := shellparse.ParseArgv(argv, a.parseOptions())
 	d, err := a.decide(line, decideInput{escalate: f.escalate, remembered: remembered, noOneToAsk: !a.canAsk(stdio)})
 	if err != nil {
@@ -63,7 +67,7 @@ func (a *app) chamber(ctx context.Context, f *execFlags, argv []string, stdio St
 			fmt.Fprintf(stdio.Err, "airlock: could not write the audit log: %v\n", err)
 		}
 	}()
-	code, err := a.flow(ctx, flowState{f: f, argv: argv, line: line, d: d, pol: pol, grant: grant, session: session, store: store, rec: rec}, stdio)
+	code, err := a.flow(ctx, flowState{f: f, display: f.line, argv: argv, line: line, d: d, pol: pol, grant: grant, session: session, store: store, rec: rec}, stdio)
 	if err == nil {
 		rec.Exit = &code
 	}
@@ -73,6 +77,7 @@ func (a *app) chamber(ctx context.Context, f *execFlags, argv []string, stdio St
 // flowState carries one command through the flow.
 type flowState struct {
 	f       *execFlags
+	display string // the command as the prompt shows it; argv quoted if empty
 	argv    []string
 	line    *shellparse.Line
 	d       policy.Decision
@@ -177,10 +182,11 @@ func (a *app) askUser(ctx context.Context, st flowState, stdio Stdio, kind strin
 		return approval.Answer{}, code, true
 	}
 	defer tty.Close()
+	a.displayed = true
 	as := a.assessForPrompt(ctx, st, failure)
 	st.rec.Assessment = as.record
 	q := approval.Question{
-		Command:      shellparse.Join(st.argv),
+		Command:      cmp.Or(st.display, shellparse.Join(st.argv)),
 		Why:          why,
 		Assessment:   as.shown,
 		Escalations:  escalations,

@@ -27,15 +27,17 @@ import (
 
 // execFlags are the flags of `airlock exec`.
 type execFlags struct {
-	fs       *pflag.FlagSet
-	mode     string
-	addDirs  []string
-	denyRead []string
-	network  string
-	approval string
-	backend  string
-	escalate string
-	reject   []string
+	fs          *pflag.FlagSet
+	mode        string
+	addDirs     []string
+	denyRead    []string
+	network     string
+	approval    string
+	backend     string
+	escalate    string
+	reject      []string
+	preapproved string
+	line        string
 }
 
 func newExecFlags(name string) *execFlags {
@@ -49,6 +51,10 @@ func newExecFlags(name string) *execFlags {
 	f.fs.StringVarP(&f.approval, "ask-for-approval", "a", "", "untrusted | on-failure | on-request | never")
 	f.fs.StringVar(&f.backend, "backend", "", "sandbox plugin to use")
 	f.fs.StringVar(&f.escalate, "escalate", "", "ask to run without the sandbox, saying why")
+	f.fs.StringVar(&f.preapproved, "preapproved", "", "a one-shot approval token from the shell integration")
+	_ = f.fs.MarkHidden("preapproved")
+	f.fs.StringVar(&f.line, "line", "", "the line as typed, for prompts (shell integration)")
+	_ = f.fs.MarkHidden("line")
 	f.fs.StringSliceVar(&f.reject, "reject", nil, "prompt kinds to refuse without asking: rule, heuristic, sandbox")
 	return f
 }

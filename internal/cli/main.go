@@ -64,9 +64,13 @@ func Main(ctx context.Context, args []string, stdio Stdio, environ []string) int
 		return runCheck(ctx, args[1:], stdio, e)
 	case "rules":
 		return runRules(ctx, args[1:], stdio, e)
+	case "judge":
+		return runJudge(ctx, args[1:], stdio, e)
+	case "init":
+		err = runInit(args[1:], stdio, e)
 	case "audit":
 		err = runAudit(ctx, args[1:], stdio, e)
-	case "init", "hook", "mcp":
+	case "hook", "mcp":
 		err = fmt.Errorf("'airlock %s' is not available in this build yet; 'airlock exec' and 'airlock sh -c' work today", args[0])
 	default:
 		err = usagef("unknown command %q", args[0])
@@ -93,6 +97,8 @@ Usage:
   airlock rules check [--json] -- CMD...  which rules match, per segment
   airlock rules list                      every loaded rule and where it comes from
   airlock rules add [--project] [--decision D] -- PREFIX...   add a prefix_rule
+  airlock init zsh|bash                   print the shell integration: eval "$(airlock init zsh)"
+  airlock on | guard | off                (in an integrated shell) sandbox, guard or only record typed lines
   airlock audit [--follow] [--json]       read the audit log of decisions
   airlock plugins list                    discovered plugins, versions, capabilities
   airlock config [--keys]                 effective configuration and where each value came from

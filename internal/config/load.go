@@ -72,6 +72,7 @@ type Config struct {
 		AllowUnsandboxed bool
 	}
 	Rules    struct{ Paths []string }
+	Shell    struct{ Mode string }
 	Assessor struct {
 		Backend string
 		Timeout time.Duration
@@ -336,6 +337,7 @@ func (l *loader) resolve(projectRoot, home string) (*Config, error) {
 	c.Approval.Timeout = k.Duration("approval.timeout")
 	c.Approval.AllowUnsandboxed = k.Bool("approval.allow_unsandboxed")
 	c.Rules.Paths = expandAll(k.Strings("rules.paths"), home)
+	c.Shell.Mode = k.String("shell.mode")
 	c.Assessor.Backend = k.String("assessor.backend")
 	c.Assessor.Timeout = k.Duration("assessor.timeout")
 	c.Plugin.StartTimeout = k.Duration("plugin.start_timeout")

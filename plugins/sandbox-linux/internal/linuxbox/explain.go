@@ -17,7 +17,10 @@ var (
 	// sh: 1: cannot create /home/u/x: Read-only file system
 	// bash: /etc/x: Permission denied
 	pathDenied = regexp.MustCompile(`(?m)(?:^|[\s'"\x60])(['"\x60]?)([^\s'"\x60:]+)['"\x60]?: (?:Read-only file system|Permission denied|Operation not permitted)`)
-	netDenied  = regexp.MustCompile(`(?i)(could not resolve host:?\s*(\S+)|temporary failure in name resolution|network is unreachable|name or service not known|getaddrinfo\s+(?:EAI_AGAIN|ENOTFOUND)\s*(\S*))`)
+	// zsh and some tools put the path after the message:
+	// "zsh:1: read-only file system: /home/me/x".
+	pathDeniedAfter = regexp.MustCompile(`(?mi)(?:read-only file system|permission denied|operation not permitted): (/\S+)`)
+	netDenied       = regexp.MustCompile(`(?i)(could not resolve host:?\s*(\S+)|temporary failure in name resolution|network is unreachable|name or service not known|getaddrinfo\s+(?:EAI_AGAIN|ENOTFOUND)\s*(\S*))`)
 )
 
 // Explain implements [sandbox.Sandbox]. The launcher's report is trusted;
@@ -52,7 +55,11 @@ func guessDenials(req *sandbox.ExplainRequest) []sandbox.Denial {
 	var out []sandbox.Denial
 	tail := string(req.OutputTail)
 	seen := map[string]bool{}
-	for _, m := range pathDenied.FindAllStringSubmatch(tail, 8) {
+	matches := pathDenied.FindAllStringSubmatch(tail, 8)
+	for _, m := range pathDeniedAfter.FindAllStringSubmatch(tail, 8) {
+		matches = append(matches, []string{m[0], "", m[1]})
+	}
+	for _, m := range matches {
 		quoted, p := m[1] != "", m[2]
 		if !filepath.IsAbs(p) {
 			// A bare word ("sh: 1: …") is not a path; a relative path

@@ -39,6 +39,8 @@ func TestGuessDenials(t *testing.T) {
 			[]sandbox.Denial{{Kind: sandbox.DenialWrite, Path: "/etc/x", Operation: "write"}}},
 		{"dash redirect", "sh: 1: cannot create /home/u/out: Read-only file system\n", 0,
 			[]sandbox.Denial{{Kind: sandbox.DenialWrite, Path: "/home/u/out", Operation: "write"}}},
+		{"zsh redirect", "zsh:1: read-only file system: /home/u/out\n", 0,
+			[]sandbox.Denial{{Kind: sandbox.DenialWrite, Path: "/home/u/out", Operation: "write"}}},
 		{"relative path", "sh: 1: cannot create sub/.git/config: Read-only file system\n", 0,
 			[]sandbox.Denial{{Kind: sandbox.DenialWrite, Path: "/work/sub/.git/config", Operation: "write"}}},
 		{"quoted relative", "mkdir: cannot create directory 'out': Permission denied\n", 0,
