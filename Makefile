@@ -73,6 +73,8 @@ proto-check: proto
 bench: build
 	./bench/exec.sh
 	./bench/check.sh
+	./bench/shell.sh
+	./bench/assess.sh
 
 # escape runs the shared sandbox escape suite through `airlock exec`, as
 # the current user and, when run as root, also as uid 65534.

@@ -30,6 +30,9 @@ if [[ ${_airlock_session_pid-} != "$$" ]]; then
   export AIRLOCK_SESSION="bash-$$-$(date +%s 2>/dev/null || echo 0)-$RANDOM"
 fi
 
+# The terminal, opened once: opening /dev/tty for every line costs time.
+if (( BASH_VERSINFO[0] >= 4 )) && { exec {_airlock_tty}<>/dev/tty; } 2>/dev/null; then :; else _airlock_tty=; fi
+
 _airlock_update_prompt() { AIRLOCK_PROMPT="[airlock:$_airlock_mode]"; }
 _airlock_update_prompt
 
@@ -62,7 +65,11 @@ _airlock_decide() {
   if [[ ${AIRLOCK_SHELL-} == off || -z ${line//[[:space:]]/} ]]; then
     _airlock_verdict=native; return
   fi
-  read -r -a words <<<"$line"
+  # Split into words without globbing; local - restores the options.
+  local - IFS=$' \t\n'
+  set -f
+  words=($line)
+  set +f
   first=${words[0]-}
   # cd, exit and airlock itself are never blocked, so a broken airlock
   # cannot lock you out of your shell.
@@ -93,14 +100,19 @@ _airlock_decide() {
     printf "airlock: %s is missing, so this line was not run; reinstall airlock, or run 'airlock off' (or set AIRLOCK_SHELL=off)\n" "$_airlock_bin" >&2
     _airlock_verdict=keep; return
   fi
-  local out l
-  out=$("$_airlock_bin" judge --shell bash --mode "$_airlock_mode" "${defs[@]}" -- "$line" </dev/tty 2>/dev/tty)
+  local out
+  if [[ -n ${_airlock_tty-} ]]; then
+    out=$("$_airlock_bin" judge --shell bash --mode "$_airlock_mode" "${defs[@]}" -- "$line" <&"$_airlock_tty" 2>&"$_airlock_tty")
+  else
+    out=$("$_airlock_bin" judge --shell bash --mode "$_airlock_mode" "${defs[@]}" -- "$line" </dev/tty 2>/dev/tty)
+  fi
   rc=$?
-  while IFS= read -r l; do
-    case $l in
-      "token "*) _airlock_token=${l#token } ;;
-    esac
-  done <<<"$out"
+  case $out in
+    *"token "*)
+      _airlock_token=${out#*token }
+      _airlock_token=${_airlock_token%%$'\n'*}
+      ;;
+  esac
   case $rc in
     0) _airlock_verdict=native ;;
     10) _airlock_verdict=sandbox ;;
@@ -124,7 +136,10 @@ _airlock_sandboxed() {
     builtin history -d -1 2>/dev/null || builtin history -d $((HISTCMD - 1)) 2>/dev/null
     builtin history -s -- "$line"
   fi
-  read -r -a words <<<"$line"
+  local - IFS=$' \t\n'
+  set -f
+  words=($line)
+  set +f
   for w in "${words[@]}"; do
     [[ $w == *[!A-Za-z0-9_.:+-]* ]] && continue
     if declare -F -- "$w" >/dev/null 2>&1; then prelude+="$(declare -f -- "$w")"$'\n'; fi
@@ -135,7 +150,7 @@ _airlock_sandboxed() {
   "$_airlock_bin" exec "${pre[@]}" --line "$line" -- "${BASH:-bash}" --norc --noprofile -c "$prelude$line"
 }
 
-if (( BASH_VERSINFO[0] >= 4 )); then
+if (( BASH_VERSINFO[0] >= 4 )) && [[ -o emacs || -o vi ]]; then
   # Enter runs C-x C-a (judge) then C-x C-b, which the judge rebinds to
   # accept-line when the line may run and to a redraw when it stays.
   _airlock_then() {
@@ -186,7 +201,7 @@ if (( BASH_VERSINFO[0] >= 4 )); then
   done
   unset _airlock_km
   _airlock_then accept-line operate-and-get-next
-else
+elif (( BASH_VERSINFO[0] < 4 )); then
   # bash 3.2: judge each simple command in a DEBUG trap; a non-zero return
   # with extdebug skips it.
   _airlock_debug() {

@@ -23,6 +23,10 @@ _airlock_new_session() {
 }
 [[ ${_airlock_session_pid-} == $$ ]] || _airlock_new_session
 
+# The terminal, opened once: opening /dev/tty for every line costs time.
+typeset -g _airlock_tty=
+{ exec {_airlock_tty}<>/dev/tty } 2>/dev/null || _airlock_tty=
+
 _airlock_update_prompt() {
   typeset -g AIRLOCK_PROMPT="[airlock:$_airlock_mode]"
 }
@@ -81,7 +85,11 @@ _airlock_decide() {
     _airlock_shown=1 _airlock_verdict=keep; return
   fi
   local out
-  out=$("$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" </dev/tty 2>/dev/tty)
+  if [[ -n $_airlock_tty ]]; then
+    out=$("$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" <&$_airlock_tty 2>&$_airlock_tty)
+  else
+    out=$("$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" </dev/tty 2>/dev/tty)
+  fi
   rc=$?
   local -a lines=("${(@f)out}")
   _airlock_shown=${${(M)lines:#shown}:+1}

@@ -123,7 +123,7 @@ func TestHostLinksNoRPC(t *testing.T) {
 			t.Fatalf("go list -deps: %v", err)
 		}
 		for _, dep := range strings.Fields(string(out)) {
-			for _, banned := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin"} {
+			for _, banned := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", "github.com/hashicorp/go-hclog"} {
 				if dep == banned || strings.HasPrefix(dep, banned+"/") {
 					t.Errorf("GOOS=%s: the airlock binary links %s", goos, dep)
 				}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
 
@@ -40,6 +41,7 @@ type Options struct {
 // Host starts plugins and stops them all on Close.
 type Host struct {
 	opts    Options
+	hclog   hclog.Logger
 	mu      sync.Mutex
 	clients []*plugin.Client
 	runners []*cmdRunner
@@ -56,7 +58,9 @@ func New(opts Options) *Host {
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 10 * time.Second
 	}
-	return &Host{opts: opts}
+	return &Host{opts: opts, hclog: hclog.New(&hclog.LoggerOptions{
+		Name: "airlock", Output: opts.Log.Writer, JSONFormat: true, Level: hclog.LevelFromString(opts.Log.Level),
+	})}
 }
 
 // Close kills every plugin this host started. Plugins hold no state worth a
@@ -98,7 +102,7 @@ func (h *Host) start(ctx context.Context, e pluginhost.Entry, ps plugin.Plugin) 
 		},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		StartTimeout:     h.opts.StartTimeout,
-		Logger:           h.opts.Log.HCLog.Named(e.Name),
+		Logger:           h.hclog.Named(e.Name),
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: h.opts.SocketDir},
 		SkipHostEnv:      true,
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/pluginhost"
 	"github.com/airlock-dev/airlock/sdk/assessor"
+	"github.com/airlock-dev/airlock/sdk/assessor/assessoreval"
 	"github.com/airlock-dev/airlock/sdk/handshake"
 )
 
@@ -31,8 +33,13 @@ func runAssess(ctx context.Context, args []string, stdio Stdio, e env) int {
 	fs.SetOutput(io.Discard)
 	asJSON := fs.Bool("json", false, "print JSON")
 	batch := fs.Bool("batch", false, "one command line per stdin line, one JSON object per line out")
+	evalFile := fs.String("eval", "", "score the assessor on a labeled corpus (TSV: id, command, level, categories, source, note)")
+	mismatches := fs.Bool("mismatches", false, "with --eval, also list rows rated outside their label")
 	if err := fs.Parse(args); err != nil {
 		return exitCode(stdio.Err, usagef("assess: %v", err))
+	}
+	if *evalFile != "" {
+		return exitCode(stdio.Err, runEval(ctx, *evalFile, *mismatches, stdio, e))
 	}
 	if *batch == (fs.NArg() > 0) {
 		return exitCode(stdio.Err, usagef("assess: give one command line, or --batch with lines on stdin"))
@@ -145,4 +152,41 @@ func (f *fallbackAssessor) assess(ctx context.Context, req *assessor.Request) (*
 	}
 	v.Source = fmt.Sprintf("%s (fallback: %s failed)", v.Source, f.name)
 	return v, nil
+}
+
+// runEval scores the configured assessor on a labeled corpus and prints
+// the table. Latency includes the plugin round trip.
+func runEval(ctx context.Context, file string, mismatches bool, stdio Stdio, e env) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("assess --eval: %w", err)
+	}
+	defer f.Close()
+	rows, err := assessoreval.ReadCorpus(f)
+	if err != nil {
+		return fmt.Errorf("assess --eval: %s: %w", file, err)
+	}
+	a, err := newApp(e, nil, nil)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	as := &fallbackAssessor{a: a, name: a.cfg.Assessor.Backend}
+	rep := assessoreval.Evaluate(rows, func(line string) (*assessor.Verdict, error) {
+		return as.assess(ctx, &assessor.Request{CommandLine: line, Cwd: a.cwd, Platform: runtime.GOOS,
+			Sandbox: assessor.SandboxSummary{Mode: a.cfg.Sandbox.Mode, Network: a.cfg.Sandbox.Network, WritableRoots: []string{a.cwd}}})
+	})
+	fmt.Fprintf(stdio.Out, "assessor %s on %s (latency includes the plugin round trip)\n", a.cfg.Assessor.Backend, file)
+	rep.Print(stdio.Out)
+	if mismatches {
+		fmt.Fprintln(stdio.Out, "\nrows rated outside their label:")
+		for _, m := range rep.Mismatches() {
+			got := "error"
+			if m.Verdict != nil {
+				got = m.Verdict.Level.String()
+			}
+			fmt.Fprintf(stdio.Out, "%s\t%s\twant %s\tgot %s\n", m.Row.ID, m.Row.Command, m.Row.Level, got)
+		}
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 // Package logging sets up the host's log: a JSON-lines file under the XDG
-// state directory, never the user's terminal. It also bridges go-plugin's
-// hclog output, including every plugin's stderr, into the same file.
+// state directory, never the user's terminal. The broker writes go-plugin's
+// hclog output, every plugin's stderr included, into the same file through
+// Writer; this package does not import hclog, so the airlock binary does
+// not pay for it at start-up.
 package logging
 
 import (
@@ -9,8 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/hashicorp/go-hclog"
 )
 
 // EnvLevel selects the log level: trace, debug, info, warn or error.
@@ -25,13 +25,14 @@ const (
 	KeyElapsed = "elapsed"
 )
 
-// Logger is the host's log: slog for airlock's own records and an hclog
-// logger, over the same file, for go-plugin.
+// Logger is the host's log: slog for airlock's own records, and the file
+// itself for other writers (the broker's hclog).
 type Logger struct {
-	Slog  *slog.Logger
-	HCLog hclog.Logger
-	Level string
-	close func() error
+	Slog *slog.Logger
+	// Writer is the log file, or io.Discard.
+	Writer io.Writer
+	Level  string
+	close  func() error
 }
 
 // Close flushes and closes the log file.
@@ -57,18 +58,16 @@ func Open(stateDir, level string) *Logger {
 		}
 	}
 	return &Logger{
-		Slog: slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slogLevel(level)})),
-		HCLog: hclog.New(&hclog.LoggerOptions{
-			Name: "airlock", Output: w, JSONFormat: true, Level: hclog.LevelFromString(level),
-		}),
-		Level: level,
-		close: closeFn,
+		Slog:   slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slogLevel(level)})),
+		Writer: w,
+		Level:  level,
+		close:  closeFn,
 	}
 }
 
 // Discard returns a logger that writes nowhere, for tests.
 func Discard() *Logger {
-	return &Logger{Slog: slog.New(slog.DiscardHandler), HCLog: hclog.NewNullLogger(), Level: "error"}
+	return &Logger{Slog: slog.New(slog.DiscardHandler), Writer: io.Discard, Level: "error"}
 }
 
 func slogLevel(s string) slog.Level {

@@ -72,3 +72,21 @@ func TestCorpusTargets(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAssessCorpus times one pass of the rules over every corpus
+// row, in process; ns/op divided by the row count is the mean per command.
+func BenchmarkAssessCorpus(b *testing.B) {
+	rows := corpus(b)
+	a := New()
+	req := &assessor.Request{Cwd: "/home/user/project"}
+	b.ResetTimer()
+	for range b.N {
+		for _, r := range rows {
+			req.CommandLine = r.Command
+			if _, err := a.Assess(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/command")
+}
