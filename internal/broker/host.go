@@ -91,6 +91,7 @@ func (h *Host) start(ctx context.Context, e pluginhost.Entry, ps plugin.Plugin) 
 		handshake.EnvParentPID + "=" + strconv.Itoa(os.Getpid()),
 		handshake.EnvLogLevel + "=" + h.opts.Log.Level,
 	}, h.opts.Env...)
+	env = append(env, e.Env...)
 	var r *cmdRunner
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  plugin.HandshakeConfig{ProtocolVersion: handshake.ProtocolVersion, MagicCookieKey: handshake.MagicCookieKey, MagicCookieValue: handshake.MagicCookieValue},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,7 +70,7 @@ type server struct {
 }
 
 func entryKey(e pluginhost.Entry) string {
-	return e.Kind + "\x00" + e.Name + "\x00" + e.Path + "\x00" + e.SHA256
+	return e.Kind + "\x00" + e.Name + "\x00" + e.Path + "\x00" + e.SHA256 + "\x00" + strings.Join(e.Env, "\x00")
 }
 
 func (s *server) answer(ctx context.Context, req *pluginhost.Request) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -108,6 +109,9 @@ type fallbackAssessor struct {
 	builtin  assessor.Assessor
 	startErr error
 	started  bool
+	// rulesOnly starts the built-in assessor without its model, for the
+	// fallback.
+	rulesOnly bool
 }
 
 func (f *fallbackAssessor) start(ctx context.Context, name string) (assessor.Assessor, error) {
@@ -115,7 +119,34 @@ func (f *fallbackAssessor) start(ctx context.Context, name string) (assessor.Ass
 	if err != nil {
 		return nil, err
 	}
+	if name == builtinAssessor && !f.rulesOnly {
+		entry.Env = f.a.modelEnv()
+	}
 	return f.a.host.Assessor(ctx, entry)
+}
+
+// modelEnv is the built-in assessor's model configuration, as environment
+// only it receives (the API key included, read from the variable the
+// configuration names).
+func (a *app) modelEnv() []string {
+	m := a.cfg.Assessor.Model
+	if m.BaseURL == "" || m.Name == "" {
+		return nil
+	}
+	env := []string{
+		"AIRLOCK_ASSESSOR_MODEL_BASE_URL=" + m.BaseURL,
+		"AIRLOCK_ASSESSOR_MODEL=" + m.Name,
+		"AIRLOCK_ASSESSOR_MODEL_API=" + m.API,
+		"AIRLOCK_ASSESSOR_MODEL_TIMEOUT=" + a.cfg.Assessor.Timeout.String(),
+		"AIRLOCK_ASSESSOR_MODEL_CACHE=" + filepath.Join(a.dirs.State, "assess-cache"),
+	}
+	if m.Stream {
+		env = append(env, "AIRLOCK_ASSESSOR_MODEL_STREAM=true")
+	}
+	if k := a.env.m[m.APIKeyEnv]; k != "" {
+		env = append(env, "AIRLOCK_ASSESSOR_MODEL_API_KEY="+k)
+	}
+	return env
 }
 
 func (f *fallbackAssessor) assess(ctx context.Context, req *assessor.Request) (*assessor.Verdict, error) {
@@ -138,6 +169,7 @@ func (f *fallbackAssessor) assess(ctx context.Context, req *assessor.Request) (*
 	}
 	f.a.log.Slog.Warn("assessor failed; using the built-in rules", "plugin", f.name, "error", reason)
 	if f.builtin == nil {
+		f.rulesOnly = true
 		b, err := f.start(ctx, builtinAssessor)
 		if err != nil {
 			return nil, fmt.Errorf("assessor %s failed (%v) and the built-in rules are unavailable: %w", f.name, reason, err)

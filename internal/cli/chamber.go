@@ -284,8 +284,20 @@ func (a *app) assessForPrompt(ctx context.Context, st flowState, failure string)
 	}
 	return promptAssessment{
 		shown:  approval.Assessment{Level: strings.ToUpper(v.RiskLevel), Description: v.Description, Categories: v.RiskCategories},
-		record: &audit.Assessment{Description: v.Description, RiskLevel: v.RiskLevel, Categories: v.RiskCategories, Source: v.Source, Status: "success", LatencyMS: lat},
+		record: &audit.Assessment{Description: v.Description, RiskLevel: v.RiskLevel, Categories: v.RiskCategories, Source: v.Source, Status: assessmentStatus(v.Source), LatencyMS: lat},
 	}
+}
+
+var sourceStatus = regexp.MustCompile(`status (\w+)`)
+
+// assessmentStatus reads the model call's status out of a verdict's source
+// ("model:NAME (status success, 1.2s)", "rules (model NAME: status
+// timeout, 5s)"); a plain rules verdict is a success of the rules.
+func assessmentStatus(source string) string {
+	if m := sourceStatus.FindStringSubmatch(source); m != nil {
+		return m[1]
+	}
+	return "success"
 }
 
 func oneLine(s string) string {

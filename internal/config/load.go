@@ -76,6 +76,10 @@ type Config struct {
 	Assessor struct {
 		Backend string
 		Timeout time.Duration
+		Model   struct {
+			BaseURL, Name, APIKeyEnv, API string
+			Stream                        bool
+		}
 	}
 	Plugin struct {
 		StartTimeout     time.Duration
@@ -340,6 +344,11 @@ func (l *loader) resolve(projectRoot, home string) (*Config, error) {
 	c.Shell.Mode = k.String("shell.mode")
 	c.Assessor.Backend = k.String("assessor.backend")
 	c.Assessor.Timeout = k.Duration("assessor.timeout")
+	c.Assessor.Model.BaseURL = k.String("assessor.model.base_url")
+	c.Assessor.Model.Name = k.String("assessor.model.name")
+	c.Assessor.Model.APIKeyEnv = k.String("assessor.model.api_key_env")
+	c.Assessor.Model.API = k.String("assessor.model.api")
+	c.Assessor.Model.Stream = k.Bool("assessor.model.stream")
 	c.Plugin.StartTimeout = k.Duration("plugin.start_timeout")
 	c.Plugin.CallTimeout = k.Duration("plugin.call_timeout")
 	c.Plugin.ReuseLaunchSpecs = k.Bool("plugin.reuse_launch_specs")

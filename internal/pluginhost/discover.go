@@ -31,6 +31,9 @@ type Entry struct {
 	Source string
 	// SHA256 is the pinned digest, if configured.
 	SHA256 string
+	// Env is extra environment for this plugin only (for example the
+	// built-in assessor's model settings), never shared with others.
+	Env []string `json:",omitempty"`
 }
 
 // Configured is a [plugins.NAME] entry from the configuration.
