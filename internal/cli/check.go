@@ -411,3 +411,8 @@ func (a *app) rulesFileFor(project bool) (string, error) {
 	}
 	return filepath.Join(root, ".airlock", "rules", "default.rules"), nil
 }
+
+// lineForTest parses a line as the shell would, for tests.
+func (a *app) lineForTest(line string) *shellparse.Line {
+	return shellparse.Parse(line, a.parseOptions())
+}
