@@ -40,7 +40,7 @@ func (a *app) loadRules() (*rules.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := rules.Load(files)
+	s, err := rules.LoadCached(files, filepath.Join(a.dirs.Runtime, "rules-cache.json"))
 	if err != nil {
 		return nil, err
 	}

@@ -45,6 +45,16 @@ func (d Decision) String() string {
 // MarshalText makes decisions print as their names in JSON.
 func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
+// UnmarshalText reads a decision's name.
+func (d *Decision) UnmarshalText(b []byte) error {
+	v, err := ParseDecision(string(b))
+	if err != nil {
+		return err
+	}
+	*d = v
+	return nil
+}
+
 // ParseDecision parses a decision name.
 func ParseDecision(s string) (Decision, error) {
 	switch s {
