@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # What judging a typed line costs in an integrated shell: the time
 # _airlock_decide takes for an allowed line (`ls -la`, `git status`), in
-# zsh and bash, on a pseudo-terminal as in real use. This is the delay
+# zsh and bash, on a pseudo-terminal as in real use, through the shell's
+# judge server and (for comparison) with a new airlock process per line. This is the delay
 # airlock adds before the line runs (target: median 5 ms). Baseline: the
-# same loop around a shell function that does nothing. Run with `make bench`.
+# same loop around a shell function that does nothing, and one that only
+# spawns /bin/true (what any external command costs on the machine at that
+# moment). Run with `make bench`.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BIN_DIR:-$here/bin}
@@ -18,6 +21,7 @@ cat >"$tmp/bench.zsh" <<ZSH
 eval "\$($bin/airlock init zsh)"
 zmodload zsh/datetime
 _noop() { : }
+_spawn() { local x; x=\$(exec /bin/true) }
 measure() {
   local label=\$1; shift
   local -a t; local i s
@@ -27,13 +31,16 @@ measure() {
 }
 cd $tmp/ws
 measure "zsh: baseline (empty function)" _noop
+measure "zsh: spawn /bin/true (reference)" _spawn
 measure "zsh: judge 'ls -la'" _airlock_decide 'ls -la'
 measure "zsh: judge 'git status'" _airlock_decide 'git status'
 measure "zsh: judge 'make test && ls | wc'" _airlock_decide 'make test && ls | wc -l'
+AIRLOCK_NO_SERVER=1 measure "zsh: judge 'ls -la', no server" _airlock_decide 'ls -la'
 ZSH
 cat >"$tmp/bench.bash" <<BASH
 eval "\$($bin/airlock init bash)"
 _noop() { :; }
+_spawn() { local x; x=\$(exec /bin/true); }
 measure() {
   local label=\$1; shift
   local t=() i s e
@@ -43,8 +50,10 @@ measure() {
 }
 cd $tmp/ws
 measure "bash: baseline (empty function)" _noop
+measure "bash: spawn /bin/true (reference)" _spawn
 measure "bash: judge 'ls -la'" _airlock_decide 'ls -la'
 measure "bash: judge 'git status'" _airlock_decide 'git status'
+AIRLOCK_NO_SERVER=1 measure "bash: judge 'ls -la', no server" _airlock_decide 'ls -la'
 BASH
 
 echo "# $(uname -sr), $(nproc) cores, $runs runs each; milliseconds"

@@ -84,11 +84,17 @@ _airlock_decide() {
     print -ru2 -- "airlock: $_airlock_bin is missing, so this line was not run; reinstall airlock, or run 'airlock off' (or set AIRLOCK_SHELL=off)"
     _airlock_shown=1 _airlock_verdict=keep; return
   fi
+  # The judge server answers without a new process; when it cannot (it
+  # would have to ask, or it is gone), a one-shot judge in the foreground
+  # does, and may show the prompt.
+  if _airlock_server_judge --shell zsh --mode "$_airlock_mode" $defs -- "$line"; then
+    return
+  fi
   local out
   if [[ -n $_airlock_tty ]]; then
-    out=$("$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" <&$_airlock_tty 2>&$_airlock_tty)
+    out=$(exec "$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" <&$_airlock_tty 2>&$_airlock_tty)
   else
-    out=$("$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" </dev/tty 2>/dev/tty)
+    out=$(exec "$_airlock_bin" judge --shell zsh --mode "$_airlock_mode" $defs -- "$line" </dev/tty 2>/dev/tty)
   fi
   rc=$?
   local -a lines=("${(@f)out}")
@@ -105,6 +111,72 @@ _airlock_decide() {
       _airlock_verdict=keep
       ;;
   esac
+}
+
+# The judge server: started on first use, spoken to through two FIFOs
+# opened read-write (so opening never blocks and a dead server cannot raise
+# SIGPIPE here). AIRLOCK_NO_SERVER=1 turns it off.
+typeset -g _airlock_q= _airlock_a= _airlock_server_pid=
+_airlock_server_start() {
+  emulate -L zsh
+  [[ -n $_airlock_q ]] && return 0
+  [[ -n ${AIRLOCK_NO_SERVER-} ]] && return 1
+  local dir
+  dir=$(command mktemp -d "${TMPDIR:-/tmp}/airlock-judge.XXXXXX" 2>/dev/null) || return 1
+  if ! command mkfifo -m 600 "$dir/q" "$dir/a" 2>/dev/null; then
+    command rm -rf -- "$dir"
+    return 1
+  fi
+  local q a
+  exec {q}<>"$dir/q"
+  exec {a}<>"$dir/a"
+  _airlock_q=$q _airlock_a=$a
+  # The server must not hold the FIFOs itself, or it would outlive the
+  # shell; nor the shell's terminal.
+  (
+    exec {q}>&- {a}>&-
+    [[ -n ${_airlock_tty-} ]] && exec {_airlock_tty}>&-
+    exec "$_airlock_bin" judge --serve "$dir" </dev/null >/dev/null 2>&1 &
+  )
+  return 0
+}
+_airlock_server_stop() {
+  emulate -L zsh
+  [[ -n $_airlock_q ]] && exec {_airlock_q}>&-
+  [[ -n $_airlock_a ]] && exec {_airlock_a}>&-
+  _airlock_q= _airlock_a= _airlock_server_pid=
+}
+# _airlock_server_judge asks the server; it fails when the server cannot
+# settle the line.
+_airlock_server_judge() {
+  emulate -L zsh
+  [[ -n ${AIRLOCK_NO_SERVER-} ]] && return 1
+  if [[ -n $_airlock_server_pid ]] && ! kill -0 $_airlock_server_pid 2>/dev/null; then
+    _airlock_server_stop
+  fi
+  _airlock_server_start || return 1
+  local code token msg
+  if [[ -z $_airlock_server_pid ]]; then
+    if ! IFS=$'\x1f' read -r -t 3 -u $_airlock_a code token msg || [[ $code != ready ]]; then
+      _airlock_server_stop
+      return 1
+    fi
+    _airlock_server_pid=$token
+  fi
+  print -rn -u $_airlock_q -- "$PWD"$'\0'"${(pj:\0:)@}"$'\0\1\0'
+  if ! IFS=$'\x1f' read -r -t 3 -u $_airlock_a code token msg; then
+    _airlock_server_stop
+    return 1
+  fi
+  [[ -n $msg ]] && { print -ru2 -- "$msg"; _airlock_shown=1 }
+  case $code in
+    0) _airlock_verdict=native ;;
+    10) _airlock_verdict=sandbox ;;
+    20|125) _airlock_verdict=keep ;;
+    30) _airlock_verdict=incomplete ;;
+    *) return 1 ;;
+  esac
+  return 0
 }
 
 # _airlock_accept judges the buffer, then calls the accepting widget, keeps

@@ -25,6 +25,8 @@ type app struct {
 	// displayed is set once airlock has written to the user's terminal
 	// (a prompt, a refusal), so the shell integration redraws below it.
 	displayed bool
+	// message is the line a judge server hands the shell to print.
+	message string
 }
 
 // newApp loads the configuration (with flags as the last layer), opens the
@@ -37,9 +39,12 @@ func newApp(e env, flags map[string]any, flagNames map[string]string) (*app, err
 	if err := dirs.EnsurePrivate(os.Getuid()); err != nil {
 		return nil, err
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
+	cwd := e.cwd
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("working directory: %w", err)
+		}
 	}
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real

@@ -30,6 +30,7 @@ const (
 	judgeForbidden  = 20 // a rule forbids it; the reason was printed
 	judgeDeclined   = 21 // the user said no at the prompt
 	judgeIncomplete = 30 // the line needs more input
+	judgeAsk        = 40 // (server only) a question is needed: ask with a one-shot judge
 )
 
 // shellModes are the integration's modes.
@@ -57,9 +58,12 @@ type judgeFlags struct {
 	mode      string
 	aliases   []string
 	functions []string
+	// noPrompt answers judgeAsk instead of asking (the judge server
+	// cannot read the terminal from the background).
+	noPrompt bool
 }
 
-func runJudge(ctx context.Context, args []string, stdio Stdio, e env) int {
+func parseJudgeArgs(args []string) (judgeFlags, string, error) {
 	var f judgeFlags
 	fs := pflag.NewFlagSet("judge", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -69,15 +73,25 @@ func runJudge(ctx context.Context, args []string, stdio Stdio, e env) int {
 	fs.StringArrayVar(&f.aliases, "alias", nil, "NAME=VALUE of an alias on the line")
 	fs.StringArrayVar(&f.functions, "function", nil, "NAME=BODY of a function on the line")
 	if err := fs.Parse(args); err != nil {
-		return exitCode(stdio.Err, usagef("judge: %v", err))
+		return f, "", usagef("judge: %v", err)
 	}
 	if !shellModes[f.mode] {
-		return exitCode(stdio.Err, usagef("judge: mode %q is not on, guard or off", f.mode))
+		return f, "", usagef("judge: mode %q is not on, guard or off", f.mode)
 	}
 	if fs.NArg() != 1 {
-		return exitCode(stdio.Err, usagef("judge: give the typed line as one argument"))
+		return f, "", usagef("judge: give the typed line as one argument")
 	}
-	line := fs.Arg(0)
+	return f, fs.Arg(0), nil
+}
+
+func runJudge(ctx context.Context, args []string, stdio Stdio, e env) int {
+	if len(args) == 2 && args[0] == "--serve" {
+		return exitCode(stdio.Err, runJudgeServer(ctx, args[1], e))
+	}
+	f, line, err := parseJudgeArgs(args)
+	if err != nil {
+		return exitCode(stdio.Err, err)
+	}
 	if shellparse.Incomplete(line) {
 		return judgeIncomplete
 	}
@@ -131,6 +145,9 @@ func (a *app) judge(ctx context.Context, f judgeFlags, line string, stdio Stdio)
 		rec.Segments = append(rec.Segments, as)
 	}
 	code := a.judgeDecision(ctx, f, parsed, d, rec, stdio)
+	if code == judgeAsk {
+		return code, nil // the one-shot judge that asks records it
+	}
 	rec.Duration = float64(time.Since(started).Microseconds()) / 1000
 	if l, err := audit.Open(a.dirs.State); err == nil {
 		_ = l.Append(rec)
@@ -145,12 +162,18 @@ func (a *app) judgeDecision(ctx context.Context, f judgeFlags, parsed *shellpars
 	}
 	if d.Verdict == rules.Forbidden {
 		rec.Action = "refuse"
-		fmt.Fprintf(stdio.Err, "airlock: forbidden: %s\n", d.Reason)
-		a.displayed = true
+		a.message = "airlock: forbidden: " + d.Reason
+		if !f.noPrompt {
+			fmt.Fprintln(stdio.Err, a.message)
+			a.displayed = true
+		}
 		return judgeForbidden
 	}
 	approved := false
 	if d.Verdict == rules.Prompt && d.Action != policy.Run {
+		if f.noPrompt {
+			return judgeAsk
+		}
 		st := flowState{argv: []string{parsed.Source}, display: parsed.Source, line: parsed, session: a.sessionID(),
 			store: approval.NewStore(filepath.Join(a.dirs.Runtime, "sessions")), rec: rec}
 		ans, _, done := a.askUser(ctx, st, stdio, string(d.Kind), []string{d.Reason}, nil, "")

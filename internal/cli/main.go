@@ -22,6 +22,9 @@ type Stdio struct {
 type env struct {
 	m    map[string]string
 	list []string
+	// cwd, when set, stands for the working directory (the judge server
+	// judges lines typed in the shell's directory, not its own).
+	cwd string
 }
 
 func newEnv(list []string) env {

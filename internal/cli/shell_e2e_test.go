@@ -77,6 +77,11 @@ func testShell(t *testing.T, shell string) {
 	sh.run("greet bob")
 	sh.waitFor("\nhello bob")
 
+	// A judge server that dies is replaced without the user noticing.
+	exec.Command("pkill", "-f", "judge --serve").Run()
+	sh.run("echo after-server-$((6*7))")
+	sh.waitFor("\nafter-server-42")
+
 	// A risky line asks, inline, with a high risk; n keeps the directory
 	// and leaves the line in the buffer; Ctrl-C cancels; y runs it.
 	important := filepath.Join(e.home, "important")
