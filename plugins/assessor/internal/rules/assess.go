@@ -156,6 +156,29 @@ func lineContext(f finding, s shellparse.Segment, segs []shellparse.Segment, i i
 			}
 		}
 	}
+	if pipeSenders[s.Name] && s.InputFromPipe && i > 0 {
+		host := ""
+		for _, a := range operands(s.Argv[1:]) {
+			if strings.Contains(a, ".") || isIP(a) || a == "localhost" {
+				host = strings.TrimPrefix(a, "-")
+				break
+			}
+		}
+		if host != "" && !loopback(host) {
+			what := "data from the pipeline"
+			for j := i - 1; j >= 0; j-- {
+				for _, op := range operands(segs[j].Argv[1:]) {
+					if secretPath(op) {
+						what = op
+					}
+				}
+				if !segs[j].InputFromPipe {
+					break
+				}
+			}
+			return raise(f, mk(high, "pipe-out", s.Name+" sends "+what+" to "+host+".", exf, net))
+		}
+	}
 	if shellNames[s.Name] && hasFlag(s.Argv[1:], "-i") {
 		if n := next(); n != nil && set("nc", "ncat", "netcat", "socat", "telnet", "openssl", "ssh")[n.Name] {
 			return mk(high, "reverse-shell", "Connects an interactive shell to "+n.Name+", a reverse shell.", exf, net)
@@ -266,6 +289,9 @@ func rateSegment(s shellparse.Segment, c ctx, before []shellparse.Segment) findi
 	}
 	return f
 }
+
+// pipeSenders send their standard input to the host they are given.
+var pipeSenders = set("nc", "ncat", "netcat", "socat", "telnet", "cryptcat")
 
 var privilegedWriters = set("tee", "cp", "mv", "dd", "install", "ln", "chown", "chmod", "sed", "truncate")
 

@@ -727,6 +727,14 @@ func ratePermissions(name string, args []string, c ctx) finding {
 
 var findWithValue = set("-name", "-iname", "-path", "-ipath", "-wholename", "-regex", "-iregex", "-type", "-newer", "-user", "-group", "-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-maxdepth", "-mindepth", "-uid", "-gid", "-links", "-inum", "-samefile", "-lname", "-ilname", "-printf", "-fstype", "-used", "-context")
 
+// where names a directory for a sentence.
+func where(dir string) string {
+	if dir == "." || dir == "./" {
+		return "the current directory"
+	}
+	return dir
+}
+
 func anyWhole(list []string) bool {
 	for _, t := range list {
 		if isWholeTree(t) {
@@ -753,7 +761,7 @@ func rateFind(args []string, c ctx) finding {
 			if !tested {
 				return mk(high, "find-delete-all", "Deletes everything under "+root+": -delete comes before any test.", del)
 			}
-			return mk(medium, "find-delete", "Deletes the matching files under "+root+".", del)
+			return mk(medium, "find-delete", "Deletes the matching files under "+where(root)+".", del)
 		case a == "-fprint" || a == "-fprint0" || a == "-fprintf" || a == "-fls":
 			if i+1 < len(args) && (privilegePath(args[i+1]) || persistencePath(args[i+1])) {
 				return mk(high, "find-overwrite", "Overwrites "+args[i+1]+" with a file listing.", sys)
@@ -770,5 +778,5 @@ func rateFind(args []string, c ctx) finding {
 	if sc >= scopeSystem {
 		return mk(low, "find-read", "Searches "+root+" for files.")
 	}
-	return mk(low, "find-read", "Searches for files under "+root+".")
+	return mk(low, "find-read", "Searches for files under "+where(root)+".")
 }
