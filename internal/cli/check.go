@@ -85,6 +85,7 @@ type decideInput struct {
 	escalate   string
 	remembered bool
 	noOneToAsk bool
+	native     bool
 }
 
 // decide runs the rules over every segment and applies the policy.
@@ -99,6 +100,7 @@ func (a *app) decide(line *shellparse.Line, in decideInput) (policy.Decision, er
 		Escalate:         in.escalate,
 		Remembered:       in.remembered,
 		NoOneToAsk:       in.noOneToAsk,
+		Native:           in.native,
 	}
 	for _, k := range a.cfg.Approval.Reject {
 		pin.Reject = append(pin.Reject, policy.PromptKind(k))

@@ -131,7 +131,7 @@ func (a *app) judge(ctx context.Context, f judgeFlags, line string, stdio Stdio)
 	store := approval.NewStore(filepath.Join(a.dirs.Runtime, "sessions"))
 	key := []string{line}
 	_, remembered := store.Lookup(session, key, a.cwd)
-	d, err := a.decide(parsed, decideInput{remembered: remembered})
+	d, err := a.decide(parsed, decideInput{remembered: remembered, native: f.mode == "guard"})
 	if err != nil {
 		return 0, err
 	}
@@ -160,9 +160,12 @@ func (a *app) judgeDecision(ctx context.Context, f judgeFlags, parsed *shellpars
 		rec.Action = "recorded"
 		return judgeNative
 	}
-	if d.Verdict == rules.Forbidden {
+	if d.Verdict == rules.Forbidden || d.Action == policy.Refuse {
 		rec.Action = "refuse"
-		a.message = "airlock: forbidden: " + d.Reason
+		a.message = "airlock: refused: " + d.Reason
+		if d.Verdict == rules.Forbidden {
+			a.message = "airlock: forbidden: " + d.Reason
+		}
 		if !f.noPrompt {
 			fmt.Fprintln(stdio.Err, a.message)
 			a.displayed = true

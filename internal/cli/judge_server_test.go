@@ -49,6 +49,13 @@ func TestServeJudge(t *testing.T) {
 			t.Errorf("judge %q (%s): got %q, want %q", tt.line, tt.mode, got, tt.want)
 		}
 	}
+	// Under the never policy, guard mode refuses what it would have asked
+	// about: the line would run outside any sandbox.
+	e.m["AIRLOCK_APPROVAL__POLICY"] = "never"
+	if got := judge(dir, "guard", "git reset --hard"); !strings.HasPrefix(got, "20\x1f\x1fairlock: refused: dangerous") {
+		t.Errorf("never policy in guard mode: got %q", got)
+	}
+	delete(e.m, "AIRLOCK_APPROVAL__POLICY")
 	if got := ask(dir, "--mode", "bogus", "--", "ls"); !strings.HasPrefix(got, "125\x1f\x1fairlock: ") {
 		t.Errorf("a bad request: got %q", got)
 	}

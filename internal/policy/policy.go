@@ -90,6 +90,10 @@ type Input struct {
 	Remembered bool
 	// NoOneToAsk is set when there is no terminal to ask on.
 	NoOneToAsk bool
+	// Native is set when the line will run outside the sandbox whatever
+	// the rules say (the shell integration's guard mode): nothing may be
+	// waved through on the sandbox's strength.
+	Native bool
 }
 
 // Evaluated is one segment with the rules' result.
@@ -190,6 +194,9 @@ func Decide(in Input) Decision {
 			d.Reason += fmt.Sprintf("; the approval policy rejects %s prompts", k)
 			return d
 		}
+	}
+	if in.Native {
+		d.Sandboxed = false
 	}
 	if d.Kind == KindHeuristic && d.Sandboxed && in.Approval != Untrusted && (in.NoOneToAsk || in.Approval == Never) {
 		// The heuristics would ask a human; without one, the sandbox is

@@ -96,3 +96,21 @@ func TestDecideRejectAndRemember(t *testing.T) {
 		t.Errorf("read-only git allowed by heuristics must run hardened")
 	}
 }
+
+// TestDecideNative: in guard mode the line runs natively, so a dangerous
+// command is asked about (or refused under never), never waved through on
+// the sandbox's strength.
+func TestDecideNative(t *testing.T) {
+	for _, approval := range []Approval{OnFailure, OnRequest, Never} {
+		in := input(t, approval, "git reset --hard", testRules)
+		in.Native = true
+		d := Decide(in)
+		want := Ask
+		if approval == Never {
+			want = Refuse
+		}
+		if d.Action != want || d.Sandboxed {
+			t.Errorf("%s: got %v sandboxed=%v, want %v outside the sandbox", approval, d.Action, d.Sandboxed, want)
+		}
+	}
+}
