@@ -42,7 +42,7 @@ func (a *app) chamber(ctx context.Context, f *execFlags, argv []string, stdio St
 		remembered = true
 	}
 	line := shellparse.ParseArgv(argv, a.parseOptions())
-	d, err := a.decide(line, decideInput{escalate: f.escalate, remembered: remembered, noOneToAsk: !a.canAsk(stdio)})
+	d, err := a.decide(line, decideInput{escalate: f.escalate, remembered: remembered, noOneToAsk: !a.canAsk(stdio), native: pol.Mode == sandbox.ModeDangerFullAccess})
 	if err != nil {
 		return 0, err
 	}
