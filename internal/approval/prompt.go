@@ -190,42 +190,42 @@ func wrap(text string, width int) []string {
 	return out
 }
 
-func visibleLen(s string) int {
-	n, esc := 0, false
-	for _, r := range s {
+// visibleRunes calls fn with the byte offset of each rune that shows on
+// the screen, skipping colour escape sequences; fn returns false to stop.
+func visibleRunes(s string, fn func(offset int) bool) {
+	esc := false
+	for i, r := range s {
 		switch {
 		case r == '\x1b':
 			esc = true
 		case esc:
-			if r == 'm' {
-				esc = false
-			}
+			esc = r != 'm'
 		default:
-			n++
+			if !fn(i) {
+				return
+			}
 		}
 	}
+}
+
+func visibleLen(s string) int {
+	n := 0
+	visibleRunes(s, func(int) bool { n++; return true })
 	return n
 }
 
 // cutVisible returns the byte offset after width visible runes.
 func cutVisible(s string, width int) int {
-	n, esc := 0, false
-	for i, r := range s {
-		if n == width && !esc {
-			return i
+	n, cut := 0, len(s)
+	visibleRunes(s, func(i int) bool {
+		if n == width {
+			cut = i
+			return false
 		}
-		switch {
-		case r == '\x1b':
-			esc = true
-		case esc:
-			if r == 'm' {
-				esc = false
-			}
-		default:
-			n++
-		}
-	}
-	return len(s)
+		n++
+		return true
+	})
+	return cut
 }
 
 // Decode maps one key to an answer; ok is false for keys that mean
