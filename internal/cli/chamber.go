@@ -185,12 +185,18 @@ func (a *app) askUser(ctx context.Context, st flowState, stdio Stdio, kind strin
 	a.displayed = true
 	as := a.assessForPrompt(ctx, st, failure)
 	st.rec.Assessment = as.record
+	// "Always allow" cannot outvote a prompt rule (the strictest rule
+	// wins), so it is not offered when a rule asked.
+	prefix := prefixFor(st.line)
+	if kind == string(policy.KindRule) {
+		prefix = ""
+	}
 	q := approval.Question{
 		Command:      cmp.Or(st.display, shellparse.Join(st.argv)),
 		Why:          why,
 		Assessment:   as.shown,
 		Escalations:  escalations,
-		Prefix:       prefixFor(st.line),
+		Prefix:       prefix,
 		ProjectRules: a.cfg.ProjectRoot != "",
 		Timeout:      a.cfg.Approval.Timeout,
 		Color:        a.env.m["NO_COLOR"] == "" && a.env.m["TERM"] != "dumb",
