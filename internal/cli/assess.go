@@ -191,7 +191,7 @@ func (f *fallbackAssessor) assess(ctx context.Context, req *assessor.Request) (*
 func runEval(ctx context.Context, file string, mismatches bool, stdio Stdio, e env) error {
 	f, err := os.Open(file)
 	if err != nil {
-		return fmt.Errorf("assess --eval: %w", err)
+		return fmt.Errorf("assess --eval: %w; give the path of a labeled corpus TSV", err)
 	}
 	defer f.Close()
 	rows, err := assessoreval.ReadCorpus(f)

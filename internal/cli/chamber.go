@@ -46,8 +46,23 @@ func (a *app) chamber(ctx context.Context, f *execFlags, argv []string, stdio St
 	if err != nil {
 		return 0, err
 	}
+	rec := a.auditRecord(started, session, argv, a.cfg.Approval.Policy, d)
+	defer func() {
+		if err := a.appendAudit(rec, started); err != nil {
+			fmt.Fprintf(stdio.Err, "airlock: could not write the audit log: %v\n", err)
+		}
+	}()
+	code, err := a.flow(ctx, flowState{f: f, display: f.line, argv: argv, line: line, d: d, pol: pol, grant: grant, session: session, store: store, rec: rec}, stdio)
+	if err == nil {
+		rec.Exit = &code
+	}
+	return code, err
+}
+
+// auditRecord starts the audit record of a decision.
+func (a *app) auditRecord(started time.Time, session string, argv []string, policyName string, d policy.Decision) *audit.Record {
 	rec := &audit.Record{
-		Time: started, Session: session, Cwd: a.cwd, Argv: argv, Policy: a.cfg.Approval.Policy,
+		Time: started, Session: session, Cwd: a.cwd, Argv: argv, Policy: policyName,
 		Decision: d.Verdict.String(), Action: d.Action.String(), Reason: d.Reason,
 	}
 	for _, s := range d.Segments {
@@ -57,21 +72,17 @@ func (a *app) chamber(ctx context.Context, f *execFlags, argv []string, stdio St
 		}
 		rec.Segments = append(rec.Segments, as)
 	}
-	defer func() {
-		rec.Duration = float64(time.Since(started).Microseconds()) / 1000
-		l, err := audit.Open(a.dirs.State)
-		if err == nil {
-			err = l.Append(rec)
-		}
-		if err != nil {
-			fmt.Fprintf(stdio.Err, "airlock: could not write the audit log: %v\n", err)
-		}
-	}()
-	code, err := a.flow(ctx, flowState{f: f, display: f.line, argv: argv, line: line, d: d, pol: pol, grant: grant, session: session, store: store, rec: rec}, stdio)
-	if err == nil {
-		rec.Exit = &code
+	return rec
+}
+
+// appendAudit finishes a record and appends it to the audit log.
+func (a *app) appendAudit(rec *audit.Record, started time.Time) error {
+	rec.Duration = float64(time.Since(started).Microseconds()) / 1000
+	l, err := audit.Open(a.dirs.State)
+	if err != nil {
+		return err
 	}
-	return code, err
+	return l.Append(rec)
 }
 
 // flowState carries one command through the flow.

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/airlock-dev/airlock/internal/approval"
-	"github.com/airlock-dev/airlock/internal/audit"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/rules"
 	"github.com/airlock-dev/airlock/sdk/shellparse"
@@ -135,27 +134,18 @@ func (a *app) judge(ctx context.Context, f judgeFlags, line string, stdio Stdio)
 	if err != nil {
 		return 0, err
 	}
-	rec := &audit.Record{Time: started, Session: session, Cwd: a.cwd, Argv: key, Policy: "shell:" + f.mode,
-		Decision: d.Verdict.String(), Reason: d.Reason}
-	for _, s := range d.Segments {
-		as := audit.Segment{Argv: s.Argv, Decision: s.Decision.String(), Reason: s.Reason}
-		if s.Rule != nil {
-			as.Rule = s.Rule.Pattern + " (" + s.Rule.Source + ")"
-		}
-		rec.Segments = append(rec.Segments, as)
-	}
-	code := a.judgeDecision(ctx, f, parsed, d, rec, stdio)
+	rec := a.auditRecord(started, session, key, "shell:"+f.mode, d)
+	st := flowState{argv: key, display: parsed.Source, line: parsed, session: session, store: store, rec: rec}
+	code := a.judgeDecision(ctx, f, st, d, stdio)
 	if code == judgeAsk {
 		return code, nil // the one-shot judge that asks records it
 	}
-	rec.Duration = float64(time.Since(started).Microseconds()) / 1000
-	if l, err := audit.Open(a.dirs.State); err == nil {
-		_ = l.Append(rec)
-	}
+	_ = a.appendAudit(rec, started)
 	return code, nil
 }
 
-func (a *app) judgeDecision(ctx context.Context, f judgeFlags, parsed *shellparse.Line, d policy.Decision, rec *audit.Record, stdio Stdio) int {
+func (a *app) judgeDecision(ctx context.Context, f judgeFlags, st flowState, d policy.Decision, stdio Stdio) int {
+	parsed, rec := st.line, st.rec
 	if f.mode == "off" {
 		rec.Action = "recorded"
 		return judgeNative
@@ -177,8 +167,6 @@ func (a *app) judgeDecision(ctx context.Context, f judgeFlags, parsed *shellpars
 		if f.noPrompt {
 			return judgeAsk
 		}
-		st := flowState{argv: []string{parsed.Source}, display: parsed.Source, line: parsed, session: a.sessionID(),
-			store: approval.NewStore(filepath.Join(a.dirs.Runtime, "sessions")), rec: rec}
 		ans, _, done := a.askUser(ctx, st, stdio, string(d.Kind), []string{d.Reason}, nil, "")
 		if done {
 			rec.Action = "declined"
