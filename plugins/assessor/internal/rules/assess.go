@@ -242,7 +242,7 @@ func resolveOpaque(segs []shellparse.Segment, line string, c ctx) []shellparse.S
 			sm := echoSubst.FindStringSubmatch(m)
 			return sm[1] + sm[2]
 		})
-		resolved = regexp.MustCompile(`\$\{?([A-Za-z_]\w*)\}?`).ReplaceAllStringFunc(resolved, func(m string) string {
+		resolved = reVarRef.ReplaceAllStringFunc(resolved, func(m string) string {
 			name := strings.Trim(m, "${}")
 			if v, ok := vars[name]; ok {
 				return v

@@ -283,7 +283,7 @@ func rateKnown(s shellparse.Segment, name string, args []string, c ctx) (finding
 	case "yes":
 		return mk(medium, "endless-output", "Prints the same line forever.", res), true
 	case "date", "timedatectl", "hwclock":
-		if name == "date" && len(operands(args)) > 0 && regexp.MustCompile(`^\d{8,}`).MatchString(operands(args)[0]) {
+		if name == "date" && len(operands(args)) > 0 && reDateDigits.MatchString(operands(args)[0]) {
 			return mk(medium, "set-clock", "Sets the system clock.", sys), true
 		}
 		if hasFlag(args, "-s", "--set") || name != "date" && len(args) > 0 && (args[0] == "set-time" || args[0] == "set-timezone" || strings.HasPrefix(args[0], "--set")) {
@@ -333,10 +333,10 @@ func rateKnown(s shellparse.Segment, name string, args []string, c ctx) (finding
 		return rateSystem(name, args), true
 	case "btrfs", "zfs", "zpool", "lvm":
 		j := strings.Join(args, " ")
-		if regexp.MustCompile(`\b(delete|destroy|remove|wipe)\b`).MatchString(j) {
+		if reVolumeDelete.MatchString(j) {
 			return mk(high, "volume-delete", "Deletes a volume, snapshot or pool with its data.", del), true
 		}
-		if regexp.MustCompile(`\b(list|show|status|get|df|usage)\b`).MatchString(j) {
+		if reVolumeRead.MatchString(j) {
 			return mk(low, "volume-read", "Shows volumes."), true
 		}
 		return mk(medium, "volume-change", "Changes volumes or snapshots.", sys), true
@@ -614,7 +614,7 @@ func rateCopy(name string, args []string, c ctx) finding {
 		}
 		return mk(medium, "rsync", "Copies files with rsync.", cats...)
 	}
-	if name == "install" && (hasFlag(args, "-m") && strings.ContainsAny(strings.Join(args, " "), "4567") && regexp.MustCompile(`-m\s*[4567]\d{3}`).MatchString(strings.Join(args, " "))) {
+	if name == "install" && (hasFlag(args, "-m") && strings.ContainsAny(strings.Join(args, " "), "4567") && reInstallSetuid.MatchString(strings.Join(args, " "))) {
 		return mk(high, "install-setuid", "Installs a program with the setuid bit, so it runs as its owner.", priv, sys)
 	}
 	if name == "touch" && hasFlag(args, "-t", "-r", "-d", "--date", "--reference") {

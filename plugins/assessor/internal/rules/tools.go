@@ -235,7 +235,7 @@ func rateFetch(name string, args []string, c ctx) finding {
 	case "DELETE":
 		return mk(high, "http-delete", "Deletes a resource on "+where+" over HTTP.", append(cats, del)...)
 	case "PUT", "PATCH", "POST":
-		if regexp.MustCompile(`(?i)delete|destroy|remove|purge`).MatchString(strings.Join(args, " ")) {
+		if reURLDelete.MatchString(strings.Join(args, " ")) {
 			return mk(high, "http-delete", "Deletes a resource on "+where+" over HTTP.", append(cats, del)...)
 		}
 		return mk(medium, "http-write", "Changes data on "+where+" over HTTP.", append(cats, sys)...)
@@ -413,7 +413,7 @@ func rateInterpreter(s shellparse.Segment, name string, args []string, c ctx) fi
 	}
 	if codeDel.MatchString(code) {
 		target := ""
-		if q := regexp.MustCompile(`(?:remove|unlink|rmtree|rmSync|rmdirSync|rmdir|unlinkSync|rm)\s*\(\s*['"]([^'"]+)['"]`).FindStringSubmatch(code); q != nil {
+		if q := reCodeDeleteTarget.FindStringSubmatch(code); q != nil {
 			target = q[1]
 		}
 		l, cats := medium, []assessor.Category{del}
@@ -444,7 +444,7 @@ func rateInterpreter(s shellparse.Segment, name string, args []string, c ctx) fi
 var offensiveTools = set("sqlmap", "hydra", "linpeas", "pspy", "responder", "crackmapexec", "impacket", "secretsdump", "psexec", "mimikatz", "chisel", "ligolo", "nmap", "masscan")
 
 func redirectInCode(code string, c ctx) finding {
-	if m := regexp.MustCompile(`>\s*"([^"]+)"`).FindStringSubmatch(code); m != nil {
+	if m := reAwkRedirect.FindStringSubmatch(code); m != nil {
 		if f := writeTarget("awk", m[1], c); f.level != 0 {
 			return f
 		}
@@ -482,7 +482,7 @@ func rateDocker(args []string, c ctx) finding {
 	case "ps", "images", "logs", "inspect", "info", "version", "stats", "top", "history", "port", "diff", "events", "search":
 		return mk(low, "docker-read", "Shows containers or images.")
 	case "run", "create":
-		if hasFlag(rest, "--privileged") || strings.Contains(j, "--pid=host") || strings.Contains(j, "--pid host") || strings.Contains(j, "--net=host") && strings.Contains(j, "--cap-add") || regexp.MustCompile(`-v\s*/:|--volume[= ]/:|/var/run/docker\.sock`).MatchString(j) || strings.Contains(j, "--cap-add=SYS_ADMIN") || strings.Contains(j, "--cap-add SYS_ADMIN") {
+		if hasFlag(rest, "--privileged") || strings.Contains(j, "--pid=host") || strings.Contains(j, "--pid host") || strings.Contains(j, "--net=host") && strings.Contains(j, "--cap-add") || reHostMount.MatchString(j) || strings.Contains(j, "--cap-add=SYS_ADMIN") || strings.Contains(j, "--cap-add SYS_ADMIN") {
 			return mk(high, "docker-privileged", "Runs a container with access to the host (privileged, host root or the docker socket).", priv, sys)
 		}
 		return mk(medium, "docker-run", "Runs a container.", net)
@@ -694,13 +694,13 @@ func rateCloud(name string, args []string) finding {
 func rateGH(args []string) finding {
 	j := strings.Join(args, " ")
 	switch {
-	case strings.Contains(j, " delete") && regexp.MustCompile(`^(variable|label|cache|run|codespace|gist|alias|extension)\b`).MatchString(j):
+	case strings.Contains(j, " delete") && reGHMinor.MatchString(j):
 		return mk(medium, "gh-delete-minor", "Deletes a variable, label, cache or run on GitHub.", del, net)
 	case strings.Contains(j, " delete") || strings.Contains(j, "-X DELETE") || strings.Contains(j, "--method DELETE") || strings.Contains(j, "archive"):
 		return mk(high, "gh-delete", "Deletes something on GitHub.", del, net)
 	case strings.HasPrefix(j, "auth token") || strings.HasPrefix(j, "auth status --show-token"):
 		return mk(medium, "gh-token", "Prints your GitHub token.", exf, net)
-	case regexp.MustCompile(`\b(list|view|status|diff|checks|search|browse|ls)\b`).MatchString(j) || strings.HasPrefix(j, "api ") && !strings.Contains(j, "-X") && !strings.Contains(j, "--method") && !strings.Contains(j, "-f ") && !strings.Contains(j, "-F "):
+	case reGHRead.MatchString(j) || strings.HasPrefix(j, "api ") && !strings.Contains(j, "-X") && !strings.Contains(j, "--method") && !strings.Contains(j, "-f ") && !strings.Contains(j, "-F "):
 		return mk(low, "gh-read", "Reads from GitHub.", net)
 	case strings.Contains(j, "secret set") || strings.Contains(j, "visibility") || strings.Contains(j, "ssh-key add"):
 		return mk(high, "gh-sensitive", "Changes repository secrets, keys or visibility on GitHub.", sys, net)
@@ -799,7 +799,7 @@ func rateService(name string, args []string) finding {
 	if name == "service" {
 		unit, cmd = cmd, firstOperand(rest)
 	}
-	critical := regexp.MustCompile(`^(ssh|sshd|networking|NetworkManager|network|systemd-networkd|systemd-resolved|firewalld|ufw|auditd|apparmor|docker|containerd|kubelet|cron|crond|rsyslog|journald|systemd-journald|polkit|dbus)(\.service)?$`)
+	critical := reCriticalUnit
 	switch cmd {
 	case "status", "list-units", "list-unit-files", "is-active", "is-enabled", "is-failed", "show", "cat", "list-timers", "list-sockets", "list-dependencies", "help", "":
 		return mk(low, "service-read", "Shows service status.")
@@ -824,7 +824,7 @@ func rateKill(name string, args []string) finding {
 	if name == "kill" && (containsArg(args, "-l") || containsArg(args, "-L")) {
 		return mk(low, "kill-list", "Lists signal names.")
 	}
-	if regexp.MustCompile(`\b(sshd|systemd|init|Xorg|gdm|sddm|dockerd|kubelet)\b`).MatchString(j) {
+	if reCriticalProcess.MatchString(j) {
 		return mk(high, "kill-critical", "Kills a system process that other things depend on.", sys)
 	}
 	return mk(medium, "kill", "Stops processes.")
@@ -845,7 +845,7 @@ func rateShellState(s shellparse.Segment, name string, args []string) finding {
 		return mk(low, "env", "Prints environment variables.")
 	case "echo", "printf":
 		for _, a := range args {
-			for _, m := range regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`).FindAllStringSubmatch(a, -1) {
+			for _, m := range reVarName.FindAllStringSubmatch(a, -1) {
 				if secretName(m[1]) {
 					return mk(medium, "print-secret", "Prints the secret in $"+m[1]+".", exf)
 				}
@@ -853,16 +853,16 @@ func rateShellState(s shellparse.Segment, name string, args []string) finding {
 		}
 		return mk(low, "print", "Prints text.")
 	case "export", "set", "declare", "typeset", "alias":
-		if regexp.MustCompile(`HISTFILE=|HISTSIZE=0|HISTFILESIZE=0|\+o history`).MatchString(j) {
+		if reHistoryOff.MatchString(j) {
 			return mk(high, "history-off", "Turns shell history off, hiding what is run next.", comp)
 		}
-		if strings.Contains(j, "PATH=") && !strings.Contains(j, "$PATH:") && strings.Contains(j, "PATH=/tmp") || regexp.MustCompile(`PATH=\.?(/tmp|\.)[:/]`).MatchString(j) || strings.Contains(j, "LD_PRELOAD=") {
+		if strings.Contains(j, "PATH=") && !strings.Contains(j, "$PATH:") && strings.Contains(j, "PATH=/tmp") || rePathHijack.MatchString(j) || strings.Contains(j, "LD_PRELOAD=") {
 			return mk(high, "path-hijack", "Puts an untrusted directory first in the search path, so its programs run instead of the real ones.", sys)
 		}
 		if strings.Contains(j, "PATH=") {
 			return mk(medium, "path-change", "Changes which programs run for this shell (PATH).", sys)
 		}
-		if name == "alias" && len(args) > 0 && regexp.MustCompile(`^(sudo|ls|cd|ssh|git)=`).MatchString(args[0]) {
+		if name == "alias" && len(args) > 0 && reAliasHijack.MatchString(args[0]) {
 			return mk(high, "alias-hijack", "Redefines a common command.", sys)
 		}
 		for _, a := range args {
@@ -883,7 +883,7 @@ func rateUsers(name string, args []string) finding {
 		return mk(high, "user-delete", "Deletes a user account or group.", del, sys)
 	case strings.Contains(j, "-o") && strings.Contains(j, "-u 0") || strings.Contains(j, "-u 0") || strings.Contains(j, "--uid 0"):
 		return mk(high, "uid0", "Creates or changes an account with uid 0 (root).", priv, sys)
-	case regexp.MustCompile(`-a?G\s*(sudo|wheel|admin|root|docker)|--groups?\s*(sudo|wheel|admin|root|docker)`).MatchString(j) || name == "gpasswd" && regexp.MustCompile(`(sudo|wheel|admin|docker)`).MatchString(j):
+	case reAdminGroup.MatchString(j) || name == "gpasswd" && reAdminName.MatchString(j):
 		return mk(high, "grant-admin", "Adds a user to an administrators' group.", priv, sys)
 	case name == "visudo":
 		return mk(high, "sudoers", "Edits who may use sudo.", priv, sys)
@@ -944,13 +944,13 @@ func rateFirewall(name string, args []string) finding {
 
 func rateNetwork(name string, args []string) finding {
 	j := strings.Join(args, " ")
-	if name == "ifdown" || regexp.MustCompile(`\b(down|del|delete|flush)\b`).MatchString(j) {
+	if name == "ifdown" || reNetDown.MatchString(j) {
 		if strings.Contains(j, "route") && strings.Contains(j, "default") || name == "ifdown" || strings.Contains(j, "link set") && strings.Contains(j, "down") || name == "ifconfig" || strings.Contains(j, "flush") || name == "nmcli" {
 			return mk(high, "net-down", "Takes a network interface or the default route down.", sys)
 		}
 		return mk(medium, "net-change", "Changes network settings.", sys)
 	}
-	if regexp.MustCompile(`\b(add|set|change|replace|up|connect|modify|mtu|promisc)\b`).MatchString(j) || name == "ifup" {
+	if reNetChange.MatchString(j) || name == "ifup" {
 		return mk(medium, "net-change", "Changes network settings.", sys)
 	}
 	return mk(low, "net-read", "Shows network settings.")
@@ -1045,13 +1045,13 @@ func rateData(name string, args []string, j string) finding {
 		return mk(medium, "db-dump", "Dumps a database to a file.")
 	case name == "mysqladmin" && (strings.Contains(j, "drop") || strings.Contains(j, "shutdown")):
 		return mk(high, "db-admin-drop", "Drops a database or shuts the server down.", del, sys)
-	case name == "redis-cli" && regexp.MustCompile(`(?i)\b(flushall|flushdb)\b`).MatchString(j):
+	case name == "redis-cli" && reRedisFlush.MatchString(j):
 		return mk(high, "redis-flush", "Deletes every key in Redis.", del)
-	case name == "redis-cli" && regexp.MustCompile(`(?i)\b(config\s+set|shutdown|debug|slaveof|replicaof)\b`).MatchString(j):
+	case name == "redis-cli" && reRedisAdmin.MatchString(j):
 		return mk(high, "redis-admin", "Reconfigures or stops the Redis server.", sys)
-	case name == "redis-cli" && regexp.MustCompile(`(?i)\b(del|unlink|expire)\b`).MatchString(j):
+	case name == "redis-cli" && reRedisDel.MatchString(j):
 		return mk(medium, "redis-del", "Deletes Redis keys.", del)
-	case name == "redis-cli" && regexp.MustCompile(`(?i)\b(set|hset|lpush|sadd|incr)\b`).MatchString(j):
+	case name == "redis-cli" && reRedisWrite.MatchString(j):
 		return mk(medium, "redis-write", "Writes Redis keys.")
 	case name == "redis-cli" && len(operands(args)) > 0:
 		return mk(low, "redis-read", "Reads from Redis.")
