@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -346,7 +348,7 @@ func denialText(d sandbox.Denial) string {
 	if d.Kind == sandbox.DenialNetwork {
 		what = d.Host
 		if d.Port != 0 {
-			what = fmt.Sprintf("%s:%d", d.Host, d.Port)
+			what = net.JoinHostPort(d.Host, strconv.Itoa(d.Port))
 		}
 	}
 	if what == "" {

@@ -34,6 +34,10 @@ type Config struct {
 	ProtectedNames []string `json:"protected_names,omitempty"`
 	// Protected are the absolute paths resolve found to keep read-only.
 	Protected []string `json:"protected,omitempty"`
+	// Missing are the protected names absent from a writable root at
+	// launch; the supervisor refuses to create them and the outer stage
+	// moves aside any that appear anyway.
+	Missing   []string `json:"missing,omitempty"`
 	DenyRead  []string `json:"deny_read,omitempty"`
 	NetworkOn bool     `json:"network_on"`
 	TTY       bool     `json:"tty"`

@@ -33,15 +33,22 @@ func stageDegraded(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, fmt.Errorf("private temp dir: %w", err))
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		// This thread may no longer remove entries in the directory
+		// holding tmp; another goroutine's thread is not confined.
+		done := make(chan struct{})
+		go func() { os.RemoveAll(tmp); close(done) }()
+		<-done
+	}()
 	os.Setenv("TMPDIR", tmp)
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return setupFailed(rep, fmt.Errorf("subreaper: %w", err))
 	}
-	if err := restrict(cfg, false); err != nil {
+	listener, err := restrict(cfg, false)
+	if err != nil {
 		return setupFailed(rep, err)
 	}
-	code := runAndReap(cfg, rep)
+	code := runAndReap(cfg, rep, listener)
 	killDescendants()
 	return code
 }

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -27,6 +28,10 @@ func Run(args []string) int {
 		return exitSetup
 	}
 	if args[0] == InitArg && args[1] == ProbeArg {
+		if os.Getpid() != 1 {
+			fmt.Fprintln(os.Stderr, "airlock: the sandbox launcher is started by airlock, not by hand")
+			return exitSetup
+		}
 		return probeChild()
 	}
 	cfg, err := decodeConfig(args[1])
@@ -41,6 +46,12 @@ func Run(args []string) int {
 	}
 	rep := newReporter(cfg.ReportFD)
 	if args[0] == InitArg {
+		if os.Getpid() != 1 {
+			// Run by hand, the init stage would remount the caller's
+			// own file system.
+			fmt.Fprintln(os.Stderr, "airlock: the sandbox launcher is started by airlock, not by hand")
+			return exitSetup
+		}
 		return stageInit(cfg, rep)
 	}
 	if err := cfg.resolve(); err != nil {
@@ -140,7 +151,31 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 	if err != nil {
 		return setupFailed(rep, fmt.Errorf("wait for sandbox: %w", err))
 	}
+	quarantine(cfg, rep)
 	return statusCode(st.Sys().(syscall.WaitStatus))
+}
+
+// quarantine moves aside any protected name that appeared in a writable
+// root during the run. The supervisor refuses to create them, but its check
+// reads the path from the command's memory, which a determined command can
+// rewrite between the check and the kernel's own read. When the init stage
+// has been reaped, the kernel has killed everything in its PID namespace,
+// so nothing from the sandbox is left to race this move.
+func quarantine(cfg *Config, rep *reporter) {
+	for _, p := range cfg.Missing {
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
+		dst := fmt.Sprintf("%s.airlock-quarantine-%d", p, time.Now().UnixNano())
+		if err := os.Rename(p, dst); err != nil {
+			rep.emit(ReportEvent{Event: "denied", Kind: "write", Op: "create", Path: p,
+				Detail: "created despite protection, and it could not be moved aside: " + err.Error()})
+			fmt.Fprintf(os.Stderr, "airlock: warning: %s appeared during the sandboxed run and could not be moved aside (%v); inspect it before running git or airlock there\n", p, unwrapPathErr(err))
+			continue
+		}
+		rep.emit(ReportEvent{Event: "denied", Kind: "write", Op: "create", Path: p, Detail: "created despite protection; moved to " + dst})
+		fmt.Fprintf(os.Stderr, "airlock: %s is protected but appeared during the sandboxed run; moved it to %s\n", p, dst)
+	}
 }
 
 func userNSRefused(err error) bool {
@@ -168,32 +203,39 @@ func stageInit(cfg *Config, rep *reporter) int {
 			return setupFailed(rep, fmt.Errorf("bring up loopback: %w", err))
 		}
 	}
-	if err := restrict(cfg, true); err != nil {
+	listener, err := restrict(cfg, true)
+	if err != nil {
 		return setupFailed(rep, err)
 	}
-	return runAndReap(cfg, rep)
+	return runAndReap(cfg, rep, listener)
 }
 
 // restrict drops every capability and applies Landlock and seccomp to this
-// process and everything it starts. namespaces says whether the mount and
-// network namespaces already enforce the policy's first layer.
-func restrict(cfg *Config, namespaces bool) error {
+// thread and everything it starts. namespaces says whether the mount and
+// network namespaces already enforce the policy's first layer. It returns
+// the seccomp listener for the supervisor, or -1 when there is none.
+func restrict(cfg *Config, namespaces bool) (int, error) {
 	if err := dropCapabilities(); err != nil {
-		return fmt.Errorf("drop capabilities: %w", err)
+		return -1, fmt.Errorf("drop capabilities: %w", err)
 	}
 	if err := applyLandlock(cfg, namespaces); err != nil {
-		return fmt.Errorf("landlock: %w", err)
+		return -1, fmt.Errorf("landlock: %w", err)
 	}
 	if err := installSeccomp(filterOptions{networkOff: !cfg.NetworkOn, denyInet: !cfg.NetworkOn && !namespaces, selfOnlyPriority: !namespaces}); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
+		return -1, fmt.Errorf("seccomp: %w", err)
+	}
+	listener, err := installNotifyFilter(notifyOptions{listen: true, networkOff: !cfg.NetworkOn})
+	if err != nil {
+		return -1, fmt.Errorf("seccomp: %w", err)
 	}
 	// Nothing the caller leaked reaches the command: os.StartProcess passes
 	// only 0, 1 and 2, and every other descriptor is close-on-exec.
 	_ = unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
-	return nil
+	return listener, nil
 }
 
-// runAndReap starts the command as a child and waits for it, reaping any
+// runAndReap starts the supervisor on listener (when it is not -1), then
+// the command as a child, and waits for it, reaping any
 // orphan that lands on this process meanwhile. It returns the command's
 // status; the caller exits (or, without namespaces, kills what is left).
 //
@@ -201,7 +243,12 @@ func restrict(cfg *Config, namespaces bool) error {
 // goroutine: below Landlock ABI 8 each thread has its own Landlock domain,
 // and signal scoping lets only the thread that forked the command signal
 // it and its descendants.
-func runAndReap(cfg *Config, rep *reporter) int {
+func runAndReap(cfg *Config, rep *reporter, listener int) int {
+	if listener >= 0 {
+		// The command's notified calls wait for this goroutine, which
+		// never runs on the locked thread.
+		go newSupervisor(listener, cfg, rep).run()
+	}
 	path, err := exec.LookPath(cfg.Argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "airlock: %s: command not found\n", cfg.Argv[0])

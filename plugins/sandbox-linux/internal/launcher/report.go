@@ -9,13 +9,19 @@ import (
 
 // ReportEvent is one JSON line the launcher writes to the report pipe.
 type ReportEvent struct {
-	// Event is "setup_error", "mode", "exit" or "denied".
-	Event   string `json:"event"`
-	Detail  string `json:"detail,omitempty"`
-	Code    int    `json:"code,omitempty"`
-	Signal  int    `json:"signal,omitempty"`
-	Kind    string `json:"kind,omitempty"`
+	// Event is "setup_error", "mode", "exit", "stopped", "denied" or
+	// "note".
+	Event  string `json:"event"`
+	Detail string `json:"detail,omitempty"`
+	Code   int    `json:"code,omitempty"`
+	Signal int    `json:"signal,omitempty"`
+	// Kind is what a denial refused: write, read, network or syscall.
+	Kind string `json:"kind,omitempty"`
+	// Op is the operation refused: open, create, mkdir, connect, mount, …
+	Op      string `json:"op,omitempty"`
 	Path    string `json:"path,omitempty"`
+	Host    string `json:"host,omitempty"`
+	Port    int    `json:"port,omitempty"`
 	Syscall string `json:"syscall,omitempty"`
 }
 

@@ -1,7 +1,9 @@
 package launcher
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +19,7 @@ func (c *Config) resolve() error {
 	if c.Mode == "workspace-write" {
 		c.WritableRoots = resolveRoots(c.WritableRoots)
 		c.Protected = protectedPaths(c.WritableRoots, c.ProtectedNames)
+		c.Missing = missingProtected(c.WritableRoots, c.ProtectedNames)
 	} else {
 		c.WritableRoots = nil
 	}
@@ -91,6 +94,21 @@ func existingProtected(roots, names []string) []string {
 				if real, err := filepath.EvalSymlinks(p); err == nil {
 					out = appendUnique(out, real)
 				}
+			}
+		}
+	}
+	return out
+}
+
+// missingProtected lists the protected names that do not exist directly
+// in a writable root.
+func missingProtected(roots, names []string) []string {
+	var out []string
+	for _, r := range roots {
+		for _, n := range names {
+			p := filepath.Join(r, n)
+			if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+				out = appendUnique(out, p)
 			}
 		}
 	}

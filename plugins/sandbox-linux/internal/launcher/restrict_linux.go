@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -59,48 +59,13 @@ func dropCapabilities() error {
 // undone. Without namespaces it is the first layer, and it also denies TCP.
 func applyLandlock(cfg *Config, namespaces bool) error {
 	if namespaces {
-		rules := []landlock.Rule{
-			landlock.RODirs("/"),
-			landlock.RWDirs("/dev").WithIoctlDev().IgnoreIfMissing(),
-			landlock.RWDirs(append(append([]string{}, cfg.WritableRoots...), "/tmp", "/dev/shm")...).WithRefer().IgnoreIfMissing(),
-		}
 		// Network policy is the network namespace's job; TCP stays
 		// unhandled so loopback servers inside the sandbox work.
-		c, err := landlock.NewConfig(landlock.V7.HandledAccessFS, landlock.V7.Scoped)
-		if err != nil {
-			return err
+		rules := []llRule{{"/", llRead}, {"/dev", llRead | llWrite | ll.AccessFSIoctlDev}}
+		for _, p := range append(append([]string{}, cfg.WritableRoots...), "/tmp", "/dev/shm") {
+			rules = append(rules, llRule{p, llRead | llWrite | ll.AccessFSRefer})
 		}
-		return c.BestEffort().Restrict(rules...)
-	}
-	// Without namespaces Landlock is the first layer: reads reach
-	// everything but the denied paths, writes only the writable roots and
-	// the private TMPDIR, and TCP is denied when the network is off.
-	denied := existing(cfg.DenyRead)
-	ro := complement([]string{"/"}, denied)
-	rw := complement(append(append([]string{}, cfg.WritableRoots...), os.Getenv("TMPDIR")), denied)
-	rules := []landlock.Rule{
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx").WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs("/dev/pts").WithIoctlDev().IgnoreIfMissing(),
-	}
-	if len(ro.Dirs) > 0 {
-		rules = append(rules, landlock.RODirs(ro.Dirs...).IgnoreIfMissing())
-	}
-	if len(ro.Files) > 0 {
-		rules = append(rules, landlock.ROFiles(ro.Files...).IgnoreIfMissing())
-	}
-	if len(rw.Dirs) > 0 {
-		rules = append(rules, landlock.RWDirs(rw.Dirs...).WithRefer().IgnoreIfMissing())
-	}
-	if len(rw.Files) > 0 {
-		rules = append(rules, landlock.RWFiles(rw.Files...).IgnoreIfMissing())
-	}
-	cfgLL := landlock.V7
-	if cfg.NetworkOn {
-		c, err := landlock.NewConfig(landlock.V7.HandledAccessFS, landlock.V7.Scoped)
-		if err != nil {
-			return err
-		}
-		cfgLL = *c
+		return landlockThread(rules, false)
 	}
 	// Without namespaces there is no other file-system layer: a kernel
 	// without Landlock refuses here instead of running unconfined. Older
@@ -108,7 +73,23 @@ func applyLandlock(cfg *Config, namespaces bool) error {
 	if LandlockABI() == 0 {
 		return errors.New("this kernel has no Landlock, and without user namespaces nothing else can confine the command")
 	}
-	return cfgLL.BestEffort().Restrict(rules...)
+	// Reads reach everything but the denied paths, writes only the
+	// writable roots and the private TMPDIR, and TCP is denied when the
+	// network is off.
+	denied := existing(cfg.DenyRead)
+	ro := complement([]string{"/"}, denied)
+	rw := complement(append(append([]string{}, cfg.WritableRoots...), os.Getenv("TMPDIR")), denied)
+	var rules []llRule
+	for _, p := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"} {
+		rules = append(rules, llRule{p, llRead | llWrite | ll.AccessFSIoctlDev})
+	}
+	for _, p := range append(ro.Dirs, ro.Files...) {
+		rules = append(rules, llRule{p, llRead})
+	}
+	for _, p := range append(rw.Dirs, rw.Files...) {
+		rules = append(rules, llRule{p, llRead | llWrite | ll.AccessFSRefer})
+	}
+	return landlockThread(rules, !cfg.NetworkOn)
 }
 
 func existing(paths []string) []string {

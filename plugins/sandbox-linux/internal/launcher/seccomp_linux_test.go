@@ -23,3 +23,15 @@ func TestAsm_undefinedLabel(t *testing.T) {
 		t.Error("assemble accepted a jump to an undefined label")
 	}
 }
+
+func TestBuildNotifyFilter_assembles(t *testing.T) {
+	for _, o := range []notifyOptions{{}, {listen: true}, {listen: true, networkOff: true}} {
+		prog, err := buildNotifyFilter(o)
+		if err != nil {
+			t.Fatalf("buildNotifyFilter(%+v): %v", o, err)
+		}
+		if len(prog) < len(reportedSyscalls)+4 || len(prog) > 255 {
+			t.Errorf("buildNotifyFilter(%+v) has %d instructions", o, len(prog))
+		}
+	}
+}

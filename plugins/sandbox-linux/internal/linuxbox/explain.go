@@ -31,7 +31,10 @@ func (b *Backend) Explain(_ context.Context, req *sandbox.ExplainRequest) (*sand
 		if ev.Event != "denied" {
 			continue
 		}
-		d := sandbox.Denial{Path: ev.Path, Syscall: ev.Syscall, Detail: ev.Detail, Operation: ev.Kind}
+		d := sandbox.Denial{Path: ev.Path, Host: ev.Host, Port: ev.Port, Syscall: ev.Syscall, Detail: ev.Detail, Operation: ev.Op}
+		if d.Operation == "" {
+			d.Operation = ev.Kind
+		}
 		switch ev.Kind {
 		case "write":
 			d.Kind = sandbox.DenialWrite
