@@ -196,6 +196,9 @@ func (a *app) runSandboxed(ctx context.Context, pol sandbox.Policy, argv, envLis
 		return attempt{}, err
 	}
 	spec := ptyexec.Spec{Argv: prep.Spec.Argv, Env: prep.Spec.Env, Dir: prep.Spec.Cwd}
+	if ns := prep.Spec.Namespaces; ns != nil {
+		spec.Namespaces, spec.AmbientCaps = ns.Kinds, ns.AmbientCaps
+	}
 	reports := make([]*reportPipe, 0, len(prep.Spec.ExtraFiles))
 	for range prep.Spec.ExtraFiles {
 		rp, err := newReportPipe()

@@ -25,6 +25,13 @@ type Spec struct {
 	Dir  string
 	// ExtraFiles are passed as descriptors 3, 4, ….
 	ExtraFiles []*os.File
+	// Namespaces, on Linux, start the program as the first process of new
+	// namespaces (see sandbox.Namespaces); when the kernel refuses them it
+	// starts without.
+	Namespaces []string
+	// AmbientCaps are the capabilities it keeps across exec in its new
+	// user namespace, by name.
+	AmbientCaps []string
 }
 
 // Stdio are the user's streams.
@@ -74,16 +81,41 @@ func Run(ctx context.Context, spec Spec, stdio Stdio, opts Options) (Result, err
 		opts.KillGrace = 3 * time.Second
 	}
 	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, ExtraFiles: spec.ExtraFiles}
-	if opts.TTY {
-		return runPTY(ctx, cmd, stdio, opts)
+	ns, err := namespaceAttr(spec.Namespaces, spec.AmbientCaps)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
-	return runPipes(ctx, cmd, stdio, opts)
+	if opts.TTY {
+		return runPTY(ctx, cmd, ns, stdio, opts)
+	}
+	return runPipes(ctx, cmd, ns, stdio, opts)
+}
+
+// start starts cmd in the namespaces ns asks for, and without them when
+// the kernel refuses (user namespaces disabled or restricted): the
+// program asked for them only to save itself the work. It returns the
+// command that runs, which is a fresh one after a refusal (an exec.Cmd
+// starts once).
+func start(cmd *exec.Cmd, ns *nsAttr) (*exec.Cmd, error) {
+	if ns == nil {
+		return cmd, cmd.Start()
+	}
+	base := *cmd.SysProcAttr
+	ns.apply(cmd.SysProcAttr)
+	err := cmd.Start()
+	if err == nil || !namespacesRefused(err) {
+		return cmd, err
+	}
+	// A failed Start leaves the caller's own files open.
+	again := &exec.Cmd{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir,
+		Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr, ExtraFiles: cmd.ExtraFiles, SysProcAttr: &base}
+	return again, again.Start()
 }
 
 // runPipes hands the command the caller's own descriptors: output is
 // byte-identical, stdout and stderr stay apart, and `$(…)`, pipes and
 // redirections behave as without airlock.
-func runPipes(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (Result, error) {
+func runPipes(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Options) (Result, error) {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.In, stdio.Out, stdio.Err
 	// A new session: no controlling terminal, so the command can neither
 	// push input into the user's terminal nor signal the caller's group.
@@ -101,7 +133,7 @@ func runPipes(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (Re
 			go relay.run(stdio.Err)
 		}
 	}
-	err := cmd.Start()
+	cmd, err := start(cmd, ns)
 	if relay != nil {
 		// Only the command holds the write end from here on, so the relay
 		// sees end of file when the command and its children are done.
@@ -213,7 +245,7 @@ func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Dur
 
 // runPTY runs the command on a new PTY, with the user's terminal in raw
 // mode for exactly as long as the command runs.
-func runPTY(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (res Result, err error) {
+func runPTY(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Options) (res Result, err error) {
 	master, slave, err := pty.Open()
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: open pty: %v", ErrStart, err)
@@ -230,7 +262,7 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, stdio Stdio, opts Options) (res 
 		return Result{}, fmt.Errorf("%w: raw mode: %v", ErrStart, err)
 	}
 	defer raw.Restore()
-	if err := cmd.Start(); err != nil {
+	if cmd, err = start(cmd, ns); err != nil {
 		slave.Close()
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}

@@ -9,3 +9,13 @@ import "syscall"
 func sysProcAttr(tty bool) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true, Setctty: tty, Ctty: 0}
 }
+
+// nsAttr is Linux-only; elsewhere a spec's namespaces are not created and
+// the program runs as usual.
+type nsAttr struct{}
+
+func namespaceAttr([]string, []string) (*nsAttr, error) { return nil, nil }
+
+func (*nsAttr) apply(*syscall.SysProcAttr) {}
+
+func namespacesRefused(error) bool { return false }

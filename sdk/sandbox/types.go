@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/sdk/internal/errs"
@@ -199,6 +200,53 @@ type LaunchSpec struct {
 	Template     bool
 	CommandIndex int
 	EnvOverrides []string
+	// Namespaces, on Linux, asks the host to start Argv as the first
+	// process of new namespaces, so the backend's launcher needs no
+	// process of its own just to create them. A host that does not, or
+	// whose kernel refuses, runs Argv as usual: the launcher must work
+	// either way (it can tell by being PID 1).
+	Namespaces *Namespaces
+}
+
+// Namespace kinds a [Namespaces] may name.
+var NamespaceKinds = []string{"user", "mount", "pid", "ipc", "uts", "net", "cgroup"}
+
+// Capabilities a [Namespaces] may keep across exec, all of them only in
+// the new user namespace.
+var NamespaceCaps = []string{"CAP_SYS_ADMIN", "CAP_SETPCAP", "CAP_NET_ADMIN", "CAP_SYS_PTRACE", "CAP_SETUID", "CAP_SETGID", "CAP_SYS_CHROOT", "CAP_DAC_OVERRIDE", "CAP_CHOWN", "CAP_FOWNER", "CAP_MKNOD"}
+
+// Namespaces are the Linux namespaces a launch starts in. The caller's uid
+// and gid map to themselves in the new user namespace, which must be one
+// of Kinds when any are given.
+type Namespaces struct {
+	// Kinds are entries of [NamespaceKinds].
+	Kinds []string
+	// AmbientCaps are entries of [NamespaceCaps] the started program
+	// keeps across exec.
+	AmbientCaps []string
+}
+
+func (n *Namespaces) validate() error {
+	if n == nil {
+		return nil
+	}
+	if len(n.Kinds) > 0 && !slices.Contains(n.Kinds, "user") {
+		return fmt.Errorf("%w: namespaces without a user namespace need privileges airlock does not have", ErrInvalidResponse)
+	}
+	for _, k := range n.Kinds {
+		if !slices.Contains(NamespaceKinds, k) {
+			return fmt.Errorf("%w: unknown namespace kind %q", ErrInvalidResponse, k)
+		}
+	}
+	for _, c := range n.AmbientCaps {
+		if !slices.Contains(NamespaceCaps, c) {
+			return fmt.Errorf("%w: capability %q cannot be kept in a new namespace", ErrInvalidResponse, c)
+		}
+	}
+	if len(n.AmbientCaps) > 0 && len(n.Kinds) == 0 {
+		return fmt.Errorf("%w: ambient capabilities without new namespaces", ErrInvalidResponse)
+	}
+	return nil
 }
 
 // Instantiate returns the spec for another command from a template.
@@ -214,6 +262,9 @@ func (s *LaunchSpec) Instantiate(cmd Command) (LaunchSpec, error) {
 	out.Env = applyEnv(cmd.Env, s.EnvOverrides)
 	out.ExtraFiles = append([]ExtraFile{}, s.ExtraFiles...)
 	out.EnvOverrides = append([]string{}, s.EnvOverrides...)
+	if s.Namespaces != nil {
+		out.Namespaces = &Namespaces{Kinds: slices.Clone(s.Namespaces.Kinds), AmbientCaps: slices.Clone(s.Namespaces.AmbientCaps)}
+	}
 	return out, nil
 }
 
@@ -258,6 +309,9 @@ func (s *LaunchSpec) Validate() error {
 	}
 	if len(s.ExtraFiles) > 8 {
 		return fmt.Errorf("%w: too many extra files", ErrInvalidResponse)
+	}
+	if err := s.Namespaces.validate(); err != nil {
+		return err
 	}
 	if s.Template {
 		if s.CommandIndex < 1 || s.CommandIndex > len(s.Argv) {

@@ -65,6 +65,11 @@ func TestLaunchSpec_Validate(t *testing.T) {
 		{"relative cwd", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "."}, false},
 		{"bad env", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Env: []string{"=x"}}, false},
 		{"unknown extra file", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", ExtraFiles: []ExtraFile{7}}, false},
+		{"namespaces", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Namespaces: &Namespaces{Kinds: []string{"user", "pid", "net"}, AmbientCaps: []string{"CAP_SYS_ADMIN"}}}, true},
+		{"namespaces without user", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Namespaces: &Namespaces{Kinds: []string{"pid"}}}, false},
+		{"unknown namespace", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Namespaces: &Namespaces{Kinds: []string{"user", "time"}}}, false},
+		{"capability outside the list", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Namespaces: &Namespaces{Kinds: []string{"user"}, AmbientCaps: []string{"CAP_SYS_MODULE"}}}, false},
+		{"capabilities without namespaces", &LaunchSpec{Argv: []string{"/bin/true"}, Cwd: "/", Namespaces: &Namespaces{AmbientCaps: []string{"CAP_SYS_ADMIN"}}}, false},
 	}
 	for _, tt := range tests {
 		err := tt.spec.Validate()
@@ -79,7 +84,8 @@ func TestLaunchSpec_Validate(t *testing.T) {
 
 func TestLaunchSpec_Instantiate(t *testing.T) {
 	tmpl := LaunchSpec{Argv: []string{"/p", "launch", "{}", "old", "args"}, Cwd: "/w", Env: []string{"A=1"},
-		ExtraFiles: []ExtraFile{ExtraFileReportPipe}, Template: true, CommandIndex: 3, EnvOverrides: []string{"TMPDIR=/tmp"}}
+		ExtraFiles: []ExtraFile{ExtraFileReportPipe}, Template: true, CommandIndex: 3, EnvOverrides: []string{"TMPDIR=/tmp"},
+		Namespaces: &Namespaces{Kinds: []string{"user", "mount"}, AmbientCaps: []string{"CAP_SYS_ADMIN"}}}
 	if err := tmpl.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +99,10 @@ func TestLaunchSpec_Instantiate(t *testing.T) {
 	tmpl.Argv[0] = "/changed"
 	if got.Argv[0] != "/p" {
 		t.Error("Instantiate shares the template's argv")
+	}
+	tmpl.Namespaces.Kinds[1] = "net"
+	if got.Namespaces == nil || strings.Join(got.Namespaces.Kinds, ",") != "user,mount" {
+		t.Errorf("Instantiate namespaces = %+v, want its own copy of user,mount", got.Namespaces)
 	}
 	bad := tmpl
 	bad.CommandIndex = 9

@@ -69,6 +69,9 @@ func specToProto(s *sandbox.LaunchSpec) *sandboxv1.LaunchSpec {
 	for _, f := range s.ExtraFiles {
 		out.ExtraFiles = append(out.ExtraFiles, sandboxv1.ExtraFile(f))
 	}
+	if s.Namespaces != nil {
+		out.Namespaces = &sandboxv1.Namespaces{Kinds: s.Namespaces.Kinds, AmbientCaps: s.Namespaces.AmbientCaps}
+	}
 	return out
 }
 
@@ -77,6 +80,9 @@ func specFromProto(p *sandboxv1.LaunchSpec) sandbox.LaunchSpec {
 		Template: p.GetTemplate(), CommandIndex: int(p.GetCommandIndex()), EnvOverrides: p.GetEnvOverrides()}
 	for _, f := range p.GetExtraFiles() {
 		out.ExtraFiles = append(out.ExtraFiles, sandbox.ExtraFile(f))
+	}
+	if n := p.GetNamespaces(); n != nil {
+		out.Namespaces = &sandbox.Namespaces{Kinds: n.GetKinds(), AmbientCaps: n.GetAmbientCaps()}
 	}
 	return out
 }

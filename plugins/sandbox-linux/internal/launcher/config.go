@@ -20,6 +20,23 @@ const (
 // main can hand over before starting the plugin server.
 func IsLaunchArg(arg string) bool { return arg == LaunchArg || arg == InitArg }
 
+// NamespaceKinds are the namespaces the sandbox runs in: a network
+// namespace of its own only when the network is off.
+func NamespaceKinds(networkOn bool) []string {
+	kinds := []string{"user", "mount", "pid", "ipc", "uts"}
+	if !networkOn {
+		kinds = append(kinds, "net")
+	}
+	return kinds
+}
+
+// InitCaps are the capabilities the init stage needs in its user
+// namespace (CAP_SYS_PTRACE lets the supervisor read the command's memory
+// where Yama restricts ptrace to administrators), kept across exec as ambient capabilities (a non-root uid
+// loses every capability at execve otherwise). It drops them all before
+// the command starts.
+var InitCaps = []string{"CAP_SYS_ADMIN", "CAP_SETPCAP", "CAP_NET_ADMIN", "CAP_SYS_PTRACE"}
+
 // Config is what Prepare hands the launcher, as JSON in argv, followed by
 // the command. Paths are absolute; the outer stage resolves them against
 // the file system at launch and hands the init stage the result.

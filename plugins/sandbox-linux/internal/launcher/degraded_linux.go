@@ -14,11 +14,12 @@ import (
 
 // LostWithoutNamespaces is what the Landlock + seccomp mode cannot enforce.
 var LostWithoutNamespaces = []string{
-	"protected names (.git, .airlock) stay writable inside writable roots",
+	"protected names (.git, .airlock) are not kept read-only inside writable roots",
 	"no private /tmp: a fresh directory under TMPDIR is used instead",
 	"outside processes stay visible in /proc with their arguments (signals, ptrace and renice are still blocked)",
 	"permission and owner changes (chmod, chown) of files outside the writable roots are not blocked",
 	"deny_read hides only paths that exist when the command starts, and directories above them cannot be listed",
+	"blocked writes and connections are inferred from the command's output, not reported as they happen",
 }
 
 // stageDegraded runs the command under Landlock and seccomp alone, for
@@ -48,7 +49,7 @@ func stageDegraded(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, err)
 	}
-	code := runAndReap(cfg, rep, listener)
+	code := runAndReap(cfg, rep, listener, false)
 	killDescendants()
 	return code
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -57,6 +58,14 @@ func Run(args []string) int {
 	if err := cfg.resolve(); err != nil {
 		return setupFailed(rep, err)
 	}
+	if os.Getpid() == 1 {
+		// The host started this process in the sandbox's namespaces, as
+		// the launch spec asked: it is the init stage already.
+		if err := checkOwnUserNS(); err != nil {
+			return setupFailed(rep, err)
+		}
+		return stageInit(cfg, rep)
+	}
 	resolved, err := cfg.Encode()
 	if err != nil {
 		return setupFailed(rep, err)
@@ -106,9 +115,9 @@ func forward(tty bool, pid int) (stop func()) {
 // the init stage in them, forwards signals and returns the init stage's
 // status.
 func stageOuter(cfg *Config, rep *reporter, enc string) int {
-	flags := uintptr(unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS)
-	if !cfg.NetworkOn {
-		flags |= unix.CLONE_NEWNET
+	var flags uintptr
+	for _, k := range NamespaceKinds(cfg.NetworkOn) {
+		flags |= namespaceFlags[k]
 	}
 	uid, gid := os.Getuid(), os.Getgid()
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
@@ -128,7 +137,7 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 			// capabilities, the ones the init stage needs survive into it,
 			// in the new user namespace only. The init stage drops them all
 			// before the command starts.
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN},
+			AmbientCaps: initCapNumbers(),
 			Pdeathsig:   syscall.SIGKILL,
 		},
 	})
@@ -151,16 +160,43 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 	if err != nil {
 		return setupFailed(rep, fmt.Errorf("wait for sandbox: %w", err))
 	}
-	quarantine(cfg, rep)
 	return statusCode(st.Sys().(syscall.WaitStatus))
+}
+
+// namespaceFlags are the clone flags of NamespaceKinds.
+var namespaceFlags = map[string]uintptr{
+	"user": unix.CLONE_NEWUSER, "mount": unix.CLONE_NEWNS, "pid": unix.CLONE_NEWPID,
+	"ipc": unix.CLONE_NEWIPC, "uts": unix.CLONE_NEWUTS, "net": unix.CLONE_NEWNET,
+}
+
+func initCapNumbers() []uintptr {
+	numbers := map[string]uintptr{"CAP_SYS_ADMIN": unix.CAP_SYS_ADMIN, "CAP_SETPCAP": unix.CAP_SETPCAP, "CAP_NET_ADMIN": unix.CAP_NET_ADMIN, "CAP_SYS_PTRACE": unix.CAP_SYS_PTRACE}
+	out := make([]uintptr, 0, len(InitCaps))
+	for _, c := range InitCaps {
+		out = append(out, numbers[c])
+	}
+	return out
+}
+
+// checkOwnUserNS makes sure a launcher that finds itself PID 1 is in a
+// user namespace of its own, not the machine's (whose map is the identity
+// over every uid), before it remounts anything.
+func checkOwnUserNS() error {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return fmt.Errorf("read uid map: %w", err)
+	}
+	if f := strings.Fields(string(b)); len(f) == 3 && f[0] == "0" && f[1] == "0" && f[2] == "4294967295" {
+		return errors.New("started as PID 1 outside a user namespace of its own")
+	}
+	return nil
 }
 
 // quarantine moves aside any protected name that appeared in a writable
 // root during the run. The supervisor refuses to create them, but its check
 // reads the path from the command's memory, which a determined command can
-// rewrite between the check and the kernel's own read. When the init stage
-// has been reaped, the kernel has killed everything in its PID namespace,
-// so nothing from the sandbox is left to race this move.
+// rewrite between the check and the kernel's own read. It runs after
+// endNamespace, so nothing from the sandbox is left to race this move.
 func quarantine(cfg *Config, rep *reporter) {
 	for _, p := range cfg.Missing {
 		if _, err := os.Lstat(p); err != nil {
@@ -207,7 +243,29 @@ func stageInit(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, err)
 	}
-	return runAndReap(cfg, rep, listener)
+	code := runAndReap(cfg, rep, listener, true)
+	endNamespace()
+	quarantine(cfg, rep)
+	return code
+}
+
+// endNamespace kills every other process of the PID namespace and reaps
+// them all, so nothing from the sandbox outlives the command, not even for
+// the moment the kernel would take after this process exits. It runs on
+// the thread that started the command, whose Landlock domain may signal
+// everything the command started.
+func endNamespace() {
+	_ = syscall.Kill(-1, syscall.SIGKILL)
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return // ECHILD: no one is left
+		}
+	}
 }
 
 // restrict drops every capability and applies Landlock and seccomp to this
@@ -243,11 +301,11 @@ func restrict(cfg *Config, namespaces bool) (int, error) {
 // goroutine: below Landlock ABI 8 each thread has its own Landlock domain,
 // and signal scoping lets only the thread that forked the command signal
 // it and its descendants.
-func runAndReap(cfg *Config, rep *reporter, listener int) int {
+func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) int {
 	if listener >= 0 {
 		// The command's notified calls wait for this goroutine, which
 		// never runs on the locked thread.
-		go newSupervisor(listener, cfg, rep).run()
+		go newSupervisor(listener, cfg, rep, namespaces).run()
 	}
 	path, err := exec.LookPath(cfg.Argv[0])
 	if err != nil {

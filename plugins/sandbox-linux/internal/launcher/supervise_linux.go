@@ -248,11 +248,16 @@ type supervisor struct {
 	seen  map[string]bool
 	count int
 	calls map[uintptr]*pathCall
+	// strict refuses a creating call whose path cannot be read: in the
+	// namespace mode, where protected names are promised, the check must
+	// not fail open. (The init stage holds CAP_SYS_PTRACE in its user
+	// namespace for the reads, so this is a safety net.)
+	strict bool
 }
 
-func newSupervisor(fd int, cfg *Config, rep *reporter) *supervisor {
+func newSupervisor(fd int, cfg *Config, rep *reporter, strict bool) *supervisor {
 	s := &supervisor{fd: fd, rep: rep, names: map[string]bool{}, roots: map[fileID]bool{},
-		seen: map[string]bool{}, calls: map[uintptr]*pathCall{}}
+		seen: map[string]bool{}, calls: map[uintptr]*pathCall{}, strict: strict}
 	for _, n := range cfg.ProtectedNames {
 		s.names[n] = true
 	}
@@ -333,6 +338,11 @@ func (s *supervisor) path(n *seccompNotif, c *pathCall) unix.Errno {
 	}
 	for _, ref := range c.refs {
 		p, err := readPath(pid, n.Data.Args[ref.path])
+		if errors.Is(err, unix.EPERM) && s.strict && (ref.creates || openFlags&unix.O_CREAT != 0) && s.valid(n.ID) {
+			s.report(ReportEvent{Event: "denied", Kind: "write", Op: "create", Syscall: c.name,
+				Detail: "the sandbox could not inspect the path, so it refused to create it"})
+			return unix.EACCES
+		}
 		if err != nil || p == "" {
 			continue // the kernel will fail the call itself
 		}

@@ -48,7 +48,7 @@ func TestSupervisor_protectedName(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "a", "x")); err != nil {
 		t.Fatal(err)
 	}
-	s := newSupervisor(-1, &Config{WritableRoots: []string{root}, ProtectedNames: []string{".git", ".airlock"}}, nil)
+	s := newSupervisor(-1, &Config{WritableRoots: []string{root}, ProtectedNames: []string{".git", ".airlock"}}, nil, true)
 	for _, tc := range []struct {
 		raw  string
 		want bool
@@ -95,5 +95,20 @@ func TestQuarantine_movesAsideWhatAppeared(t *testing.T) {
 	evs := ParseReport(buf[:n])
 	if len(evs) != 1 || evs[0].Event != "denied" || evs[0].Path != appeared || !strings.Contains(evs[0].Detail, moved[0]) {
 		t.Errorf("report = %+v", evs)
+	}
+}
+
+// A launcher that finds itself PID 1 in the machine's own user namespace
+// must not mistake itself for the init stage.
+func TestCheckOwnUserNS_refusesTheMachinesNamespace(t *testing.T) {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		t.Skip(err)
+	}
+	if strings.Join(strings.Fields(string(b)), " ") != "0 0 4294967295" {
+		t.Skip("the tests themselves run in a user namespace")
+	}
+	if err := checkOwnUserNS(); err == nil {
+		t.Error("checkOwnUserNS accepted the machine's user namespace")
 	}
 }

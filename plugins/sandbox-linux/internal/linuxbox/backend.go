@@ -130,6 +130,9 @@ func (b *Backend) Prepare(_ context.Context, req *sandbox.PrepareRequest) (*sand
 		Template:     true,
 		CommandIndex: len(head),
 		EnvOverrides: []string{"TMPDIR=/tmp"},
+		// A host that starts the launcher in its namespaces saves it
+		// the outer stage, a whole process start.
+		Namespaces: &sandbox.Namespaces{Kinds: launcher.NamespaceKinds(cfg.NetworkOn), AmbientCaps: launcher.InitCaps},
 	}}, nil
 }
 

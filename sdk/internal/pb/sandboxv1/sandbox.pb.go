@@ -740,9 +740,13 @@ type LaunchSpec struct {
 	// may then reuse the spec for other commands under the same policy,
 	// working directory and terminal use without calling Prepare again, so a
 	// template must not depend on the state of the file system.
-	Template      bool     `protobuf:"varint,5,opt,name=template,proto3" json:"template,omitempty"`
-	CommandIndex  int32    `protobuf:"varint,6,opt,name=command_index,json=commandIndex,proto3" json:"command_index,omitempty"`
-	EnvOverrides  []string `protobuf:"bytes,7,rep,name=env_overrides,json=envOverrides,proto3" json:"env_overrides,omitempty"`
+	Template     bool     `protobuf:"varint,5,opt,name=template,proto3" json:"template,omitempty"`
+	CommandIndex int32    `protobuf:"varint,6,opt,name=command_index,json=commandIndex,proto3" json:"command_index,omitempty"`
+	EnvOverrides []string `protobuf:"bytes,7,rep,name=env_overrides,json=envOverrides,proto3" json:"env_overrides,omitempty"`
+	// Linux only: start argv as the first process of new namespaces, so the
+	// backend's launcher needs no process of its own to create them. A host
+	// that does not, or whose kernel refuses, runs argv as usual.
+	Namespaces    *Namespaces `protobuf:"bytes,8,opt,name=namespaces,proto3" json:"namespaces,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -826,6 +830,68 @@ func (x *LaunchSpec) GetEnvOverrides() []string {
 	return nil
 }
 
+func (x *LaunchSpec) GetNamespaces() *Namespaces {
+	if x != nil {
+		return x.Namespaces
+	}
+	return nil
+}
+
+type Namespaces struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Kinds: "user", "mount", "pid", "ipc", "uts", "net", "cgroup".
+	Kinds []string `protobuf:"bytes,1,rep,name=kinds,proto3" json:"kinds,omitempty"`
+	// Capabilities kept across exec in the new user namespace, by name
+	// ("CAP_SYS_ADMIN"); the caller's uid and gid map to themselves.
+	AmbientCaps   []string `protobuf:"bytes,2,rep,name=ambient_caps,json=ambientCaps,proto3" json:"ambient_caps,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Namespaces) Reset() {
+	*x = Namespaces{}
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Namespaces) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Namespaces) ProtoMessage() {}
+
+func (x *Namespaces) ProtoReflect() protoreflect.Message {
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Namespaces.ProtoReflect.Descriptor instead.
+func (*Namespaces) Descriptor() ([]byte, []int) {
+	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Namespaces) GetKinds() []string {
+	if x != nil {
+		return x.Kinds
+	}
+	return nil
+}
+
+func (x *Namespaces) GetAmbientCaps() []string {
+	if x != nil {
+		return x.AmbientCaps
+	}
+	return nil
+}
+
 type PrepareResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Spec          *LaunchSpec            `protobuf:"bytes,1,opt,name=spec,proto3" json:"spec,omitempty"`
@@ -835,7 +901,7 @@ type PrepareResponse struct {
 
 func (x *PrepareResponse) Reset() {
 	*x = PrepareResponse{}
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[9]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -847,7 +913,7 @@ func (x *PrepareResponse) String() string {
 func (*PrepareResponse) ProtoMessage() {}
 
 func (x *PrepareResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[9]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -860,7 +926,7 @@ func (x *PrepareResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrepareResponse.ProtoReflect.Descriptor instead.
 func (*PrepareResponse) Descriptor() ([]byte, []int) {
-	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{9}
+	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *PrepareResponse) GetSpec() *LaunchSpec {
@@ -886,7 +952,7 @@ type ExplainRequest struct {
 
 func (x *ExplainRequest) Reset() {
 	*x = ExplainRequest{}
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[10]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -898,7 +964,7 @@ func (x *ExplainRequest) String() string {
 func (*ExplainRequest) ProtoMessage() {}
 
 func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[10]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -911,7 +977,7 @@ func (x *ExplainRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainRequest.ProtoReflect.Descriptor instead.
 func (*ExplainRequest) Descriptor() ([]byte, []int) {
-	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{10}
+	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ExplainRequest) GetPrepared() *PrepareRequest {
@@ -967,7 +1033,7 @@ type Denial struct {
 
 func (x *Denial) Reset() {
 	*x = Denial{}
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[11]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -979,7 +1045,7 @@ func (x *Denial) String() string {
 func (*Denial) ProtoMessage() {}
 
 func (x *Denial) ProtoReflect() protoreflect.Message {
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[11]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -992,7 +1058,7 @@ func (x *Denial) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Denial.ProtoReflect.Descriptor instead.
 func (*Denial) Descriptor() ([]byte, []int) {
-	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{11}
+	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Denial) GetKind() DenialKind {
@@ -1060,7 +1126,7 @@ type ExplainResponse struct {
 
 func (x *ExplainResponse) Reset() {
 	*x = ExplainResponse{}
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[12]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1072,7 +1138,7 @@ func (x *ExplainResponse) String() string {
 func (*ExplainResponse) ProtoMessage() {}
 
 func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[12]
+	mi := &file_airlock_sandbox_v1_sandbox_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1085,7 +1151,7 @@ func (x *ExplainResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExplainResponse.ProtoReflect.Descriptor instead.
 func (*ExplainResponse) Descriptor() ([]byte, []int) {
-	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{12}
+	return file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ExplainResponse) GetDenials() []*Denial {
@@ -1131,7 +1197,7 @@ const file_airlock_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"\x0ePrepareRequest\x125\n" +
 	"\acommand\x18\x01 \x01(\v2\x1b.airlock.sandbox.v1.CommandR\acommand\x122\n" +
 	"\x06policy\x18\x02 \x01(\v2\x1a.airlock.sandbox.v1.PolicyR\x06policy\x12\x10\n" +
-	"\x03tty\x18\x03 \x01(\bR\x03tty\"\xea\x01\n" +
+	"\x03tty\x18\x03 \x01(\bR\x03tty\"\xaa\x02\n" +
 	"\n" +
 	"LaunchSpec\x12\x12\n" +
 	"\x04argv\x18\x01 \x03(\tR\x04argv\x12\x10\n" +
@@ -1141,7 +1207,14 @@ const file_airlock_sandbox_v1_sandbox_proto_rawDesc = "" +
 	"extraFiles\x12\x1a\n" +
 	"\btemplate\x18\x05 \x01(\bR\btemplate\x12#\n" +
 	"\rcommand_index\x18\x06 \x01(\x05R\fcommandIndex\x12#\n" +
-	"\renv_overrides\x18\a \x03(\tR\fenvOverrides\"E\n" +
+	"\renv_overrides\x18\a \x03(\tR\fenvOverrides\x12>\n" +
+	"\n" +
+	"namespaces\x18\b \x01(\v2\x1e.airlock.sandbox.v1.NamespacesR\n" +
+	"namespaces\"E\n" +
+	"\n" +
+	"Namespaces\x12\x14\n" +
+	"\x05kinds\x18\x01 \x03(\tR\x05kinds\x12!\n" +
+	"\fambient_caps\x18\x02 \x03(\tR\vambientCaps\"E\n" +
 	"\x0fPrepareResponse\x122\n" +
 	"\x04spec\x18\x01 \x01(\v2\x1e.airlock.sandbox.v1.LaunchSpecR\x04spec\"\xbe\x01\n" +
 	"\x0eExplainRequest\x12>\n" +
@@ -1201,7 +1274,7 @@ func file_airlock_sandbox_v1_sandbox_proto_rawDescGZIP() []byte {
 }
 
 var file_airlock_sandbox_v1_sandbox_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_airlock_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
+var file_airlock_sandbox_v1_sandbox_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_airlock_sandbox_v1_sandbox_proto_goTypes = []any{
 	(Mode)(0),               // 0: airlock.sandbox.v1.Mode
 	(Network)(0),            // 1: airlock.sandbox.v1.Network
@@ -1216,10 +1289,11 @@ var file_airlock_sandbox_v1_sandbox_proto_goTypes = []any{
 	(*Command)(nil),         // 10: airlock.sandbox.v1.Command
 	(*PrepareRequest)(nil),  // 11: airlock.sandbox.v1.PrepareRequest
 	(*LaunchSpec)(nil),      // 12: airlock.sandbox.v1.LaunchSpec
-	(*PrepareResponse)(nil), // 13: airlock.sandbox.v1.PrepareResponse
-	(*ExplainRequest)(nil),  // 14: airlock.sandbox.v1.ExplainRequest
-	(*Denial)(nil),          // 15: airlock.sandbox.v1.Denial
-	(*ExplainResponse)(nil), // 16: airlock.sandbox.v1.ExplainResponse
+	(*Namespaces)(nil),      // 13: airlock.sandbox.v1.Namespaces
+	(*PrepareResponse)(nil), // 14: airlock.sandbox.v1.PrepareResponse
+	(*ExplainRequest)(nil),  // 15: airlock.sandbox.v1.ExplainRequest
+	(*Denial)(nil),          // 16: airlock.sandbox.v1.Denial
+	(*ExplainResponse)(nil), // 17: airlock.sandbox.v1.ExplainResponse
 }
 var file_airlock_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	7,  // 0: airlock.sandbox.v1.ProbeResponse.features:type_name -> airlock.sandbox.v1.Feature
@@ -1228,23 +1302,24 @@ var file_airlock_sandbox_v1_sandbox_proto_depIdxs = []int32{
 	10, // 3: airlock.sandbox.v1.PrepareRequest.command:type_name -> airlock.sandbox.v1.Command
 	9,  // 4: airlock.sandbox.v1.PrepareRequest.policy:type_name -> airlock.sandbox.v1.Policy
 	2,  // 5: airlock.sandbox.v1.LaunchSpec.extra_files:type_name -> airlock.sandbox.v1.ExtraFile
-	12, // 6: airlock.sandbox.v1.PrepareResponse.spec:type_name -> airlock.sandbox.v1.LaunchSpec
-	11, // 7: airlock.sandbox.v1.ExplainRequest.prepared:type_name -> airlock.sandbox.v1.PrepareRequest
-	3,  // 8: airlock.sandbox.v1.Denial.kind:type_name -> airlock.sandbox.v1.DenialKind
-	15, // 9: airlock.sandbox.v1.ExplainResponse.denials:type_name -> airlock.sandbox.v1.Denial
-	4,  // 10: airlock.sandbox.v1.Sandbox.Info:input_type -> airlock.sandbox.v1.InfoRequest
-	6,  // 11: airlock.sandbox.v1.Sandbox.Probe:input_type -> airlock.sandbox.v1.ProbeRequest
-	11, // 12: airlock.sandbox.v1.Sandbox.Prepare:input_type -> airlock.sandbox.v1.PrepareRequest
-	14, // 13: airlock.sandbox.v1.Sandbox.Explain:input_type -> airlock.sandbox.v1.ExplainRequest
-	5,  // 14: airlock.sandbox.v1.Sandbox.Info:output_type -> airlock.sandbox.v1.InfoResponse
-	8,  // 15: airlock.sandbox.v1.Sandbox.Probe:output_type -> airlock.sandbox.v1.ProbeResponse
-	13, // 16: airlock.sandbox.v1.Sandbox.Prepare:output_type -> airlock.sandbox.v1.PrepareResponse
-	16, // 17: airlock.sandbox.v1.Sandbox.Explain:output_type -> airlock.sandbox.v1.ExplainResponse
-	14, // [14:18] is the sub-list for method output_type
-	10, // [10:14] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	13, // 6: airlock.sandbox.v1.LaunchSpec.namespaces:type_name -> airlock.sandbox.v1.Namespaces
+	12, // 7: airlock.sandbox.v1.PrepareResponse.spec:type_name -> airlock.sandbox.v1.LaunchSpec
+	11, // 8: airlock.sandbox.v1.ExplainRequest.prepared:type_name -> airlock.sandbox.v1.PrepareRequest
+	3,  // 9: airlock.sandbox.v1.Denial.kind:type_name -> airlock.sandbox.v1.DenialKind
+	16, // 10: airlock.sandbox.v1.ExplainResponse.denials:type_name -> airlock.sandbox.v1.Denial
+	4,  // 11: airlock.sandbox.v1.Sandbox.Info:input_type -> airlock.sandbox.v1.InfoRequest
+	6,  // 12: airlock.sandbox.v1.Sandbox.Probe:input_type -> airlock.sandbox.v1.ProbeRequest
+	11, // 13: airlock.sandbox.v1.Sandbox.Prepare:input_type -> airlock.sandbox.v1.PrepareRequest
+	15, // 14: airlock.sandbox.v1.Sandbox.Explain:input_type -> airlock.sandbox.v1.ExplainRequest
+	5,  // 15: airlock.sandbox.v1.Sandbox.Info:output_type -> airlock.sandbox.v1.InfoResponse
+	8,  // 16: airlock.sandbox.v1.Sandbox.Probe:output_type -> airlock.sandbox.v1.ProbeResponse
+	14, // 17: airlock.sandbox.v1.Sandbox.Prepare:output_type -> airlock.sandbox.v1.PrepareResponse
+	17, // 18: airlock.sandbox.v1.Sandbox.Explain:output_type -> airlock.sandbox.v1.ExplainResponse
+	15, // [15:19] is the sub-list for method output_type
+	11, // [11:15] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_airlock_sandbox_v1_sandbox_proto_init() }
@@ -1258,7 +1333,7 @@ func file_airlock_sandbox_v1_sandbox_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_airlock_sandbox_v1_sandbox_proto_rawDesc), len(file_airlock_sandbox_v1_sandbox_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   13,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
