@@ -59,6 +59,9 @@ func TestExec_missingProtectedNamesCannotBeCreated(t *testing.T) {
 		"ln -s . self && mkdir self/.git",
 		"mkdir -p a && ln -s " + e.ws + "/sub a/x && mkdir a/x/../.git",
 		"mkfifo .airlock",
+		"mkdir /proc/self/cwd/.git",
+		"ln -s /proc/self/cwd pc && mkdir pc/.git",
+		"exec 3< . && mkdir /dev/fd/3/.airlock",
 		"mkdir " + extra + "/.git",
 		"cd " + extra + " && mkdir .airlock",
 	}

@@ -128,6 +128,9 @@ func buildNotifyFilter(o notifyOptions) ([]bpf.RawInstruction, error) {
 				a.jeq(uint32(c.nr), "flags"+strconv.Itoa(c.flags), "")
 			}
 		}
+		// Binding a unix socket creates a file; with the network off no
+		// unix socket can be made at all.
+		a.jeq(unix.SYS_BIND, "notify", "")
 		if o.networkOff {
 			a.jeq(unix.SYS_CONNECT, "notify", "")
 			a.jeq(unix.SYS_SENDTO, "sendto", "")
@@ -216,7 +219,7 @@ type seccompNotifResp struct {
 
 // maxReported bounds the denials one run reports; a build that hammers a
 // read-only path would otherwise flood the report.
-const maxReported = 64
+const maxReported = 48
 
 type fileID struct{ dev, ino uint64 }
 
@@ -306,6 +309,11 @@ func (s *supervisor) answer(n *seccompNotif) seccompNotifResp {
 	case unix.SYS_SENDTO:
 		s.network(n, n.Data.Args[4], n.Data.Args[5], "send")
 		return cont
+	case unix.SYS_BIND:
+		if errno := s.bindUnix(n); errno != 0 {
+			return seccompNotifResp{ID: n.ID, Error: -int32(errno)}
+		}
+		return cont
 	}
 	c := s.calls[nr]
 	if c == nil {
@@ -380,7 +388,10 @@ func (s *supervisor) path(n *seccompNotif, c *pathCall) unix.Errno {
 
 // protectedName reports whether raw names a protected name directly in a
 // writable root. The parent is looked up as the kernel will look it up,
-// symbolic links and ".." included, and compared by identity.
+// symbolic links and ".." included, and compared by identity. A parent
+// reached through a magic link (/proc/self/cwd, /dev/fd/3, a symbolic link
+// to either) resolves differently for the supervisor than for the command,
+// so a protected name there is refused outright.
 func (s *supervisor) protectedName(raw string) bool {
 	trimmed := strings.TrimRight(raw, "/")
 	i := strings.LastIndexByte(trimmed, '/')
@@ -391,8 +402,25 @@ func (s *supervisor) protectedName(raw string) bool {
 	if parent == "" {
 		parent = "/"
 	}
-	id, ok := idOf(parent)
-	return ok && s.roots[id]
+	fd, err := unix.Openat2(unix.AT_FDCWD, parent, &unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_NO_MAGICLINKS,
+	})
+	if errors.Is(err, unix.ENOSYS) {
+		id, ok := idOf(parent) // before Linux 5.6
+		return ok && s.roots[id]
+	}
+	if err != nil {
+		// A missing parent fails the call in the kernel too; a magic link
+		// (ELOOP) cannot be followed as the command would.
+		return errors.Is(err, unix.ELOOP)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return true
+	}
+	return s.roots[fileID{uint64(st.Dev), st.Ino}]
 }
 
 // onReadOnlyMount reports whether a write at raw meets a read-only mount:
@@ -415,6 +443,37 @@ func onReadOnlyMount(raw string, entry bool) bool {
 		}
 		target = filepath.Dir(target)
 	}
+}
+
+// bindUnix refuses a unix socket bound at a protected name: binding
+// creates the file.
+func (s *supervisor) bindUnix(n *seccompNotif) unix.Errno {
+	size := min(n.Data.Args[2], 110)
+	if n.Data.Args[1] == 0 || size < 3 {
+		return 0
+	}
+	b, err := readMem(int(n.Pid), n.Data.Args[1], int(size))
+	if err != nil || binary.LittleEndian.Uint16(b[0:2]) != unix.AF_UNIX || b[2] == 0 {
+		return 0 // not a unix socket, or an abstract one
+	}
+	p := string(b[2:])
+	if i := strings.IndexByte(p, 0); i >= 0 {
+		p = p[:i]
+	}
+	raw := p
+	if !filepath.IsAbs(p) {
+		base, err := baseDir(int(n.Pid), unix.AT_FDCWD, p)
+		if err != nil {
+			return 0
+		}
+		raw = base + "/" + p
+	}
+	if s.valid(n.ID) && s.protectedName(raw) {
+		s.report(ReportEvent{Event: "denied", Kind: "write", Path: filepath.Clean(raw), Op: "create", Syscall: "bind",
+			Detail: "a protected name cannot be created in a writable root"})
+		return unix.EACCES
+	}
+	return 0
 }
 
 // network records a connection attempt to anything but loopback; the
@@ -470,8 +529,10 @@ func (s *supervisor) report(ev ReportEvent) {
 	s.count++
 	switch {
 	case s.count < maxReported:
-		if len(ev.Path) > 1024 {
-			ev.Path = ev.Path[:1024]
+		// Short lines keep the whole report within a pipe's buffer,
+		// should the reader fall behind.
+		if len(ev.Path) > 512 {
+			ev.Path = ev.Path[:512]
 		}
 		s.rep.emit(ev)
 	case s.count == maxReported:

@@ -48,6 +48,9 @@ func TestSupervisor_protectedName(t *testing.T) {
 	if err := os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "a", "x")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("/proc/self/cwd", filepath.Join(root, "pc")); err != nil {
+		t.Fatal(err)
+	}
 	s := newSupervisor(-1, &Config{WritableRoots: []string{root}, ProtectedNames: []string{".git", ".airlock"}}, nil, true)
 	for _, tc := range []struct {
 		raw  string
@@ -63,6 +66,8 @@ func TestSupervisor_protectedName(t *testing.T) {
 		{root + "/.gitignore", false},
 		{other + "/.git", false},
 		{root + "/missing/.git", false},
+		{"/proc/self/cwd/.git", true},
+		{root + "/pc/.git", true},
 	} {
 		if got := s.protectedName(tc.raw); got != tc.want {
 			t.Errorf("protectedName(%s) = %v, want %v", strings.TrimPrefix(tc.raw, root), got, tc.want)
