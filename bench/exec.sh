@@ -23,8 +23,11 @@ cmds+=("airlock exec (ws-write)=$bin/airlock exec -s workspace-write --network o
 # starts for every command (env adds its own ~1 ms).
 cmds+=("  ...no spec reuse=env AIRLOCK_PLUGIN__REUSE_LAUNCH_SPECS=false $bin/airlock exec -s workspace-write --network off -- /bin/true")
 cmds+=("airlock exec (danger)=$bin/airlock exec -s danger-full-access -- /bin/true")
-if [ -n "${CODEX_BIN:-}" ]; then cmds+=("codex sandbox=$CODEX_BIN sandbox linux /bin/true"); fi
-if [ -n "${SRT_BIN:-}" ]; then cmds+=("srt=$SRT_BIN -c true"); fi
+# Codex CLI 0.1xx: `codex sandbox [--] COMMAND` runs under the Linux
+# sandbox (older releases spelled it `codex sandbox linux COMMAND`).
+if [ -n "${CODEX_BIN:-}" ]; then cmds+=("codex sandbox=$CODEX_BIN sandbox -- /bin/true"); fi
+# srt needs ripgrep and socat on PATH.
+if [ -n "${SRT_BIN:-}" ]; then cmds+=("srt=$SRT_BIN /bin/true"); fi
 
 echo "# $(uname -sr), $(nproc) cores, uid $(id -u), $runs runs each after 10 warm-up runs"
 "$driver" -n "$runs" "${cmds[@]}"
