@@ -60,6 +60,9 @@ func measure(name string, argv []string, n, warm int) result {
 		if err != nil {
 			r.failures++
 		}
+		if cmd.ProcessState == nil {
+			continue // it did not start; counted as a failure
+		}
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > r.peakKiB {
 			r.peakKiB, r.peakHow = ru.Maxrss, "largest process"
 		}

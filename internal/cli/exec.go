@@ -210,7 +210,7 @@ func (a *app) runSandboxed(ctx context.Context, pol sandbox.Policy, argv, envLis
 		spec.ExtraFiles = append(spec.ExtraFiles, rp.w)
 	}
 	if len(reports) > 0 {
-		opts.Stopped = reports[0].stopped
+		opts.Stopped, opts.Finished = reports[0].stopped, reports[0].finished
 	}
 	res, err := ptyexec.Run(ctx, spec, ptyexec.Stdio(stdio), opts)
 	for _, rp := range reports {
@@ -414,9 +414,10 @@ func lookPath(name, path, cwd string) (string, error) {
 // reportPipe carries the launcher's report back to the host. It is read
 // while the command runs, so events such as "stopped" act at once.
 type reportPipe struct {
-	r, w    *os.File
-	done    chan []byte
-	stopped chan struct{}
+	r, w     *os.File
+	done     chan []byte
+	stopped  chan struct{}
+	finished chan ptyexec.Result
 }
 
 func newReportPipe() (*reportPipe, error) {
@@ -424,7 +425,7 @@ func newReportPipe() (*reportPipe, error) {
 	if err != nil {
 		return nil, fmt.Errorf("report pipe: %w", err)
 	}
-	rp := &reportPipe{r: r, w: w, done: make(chan []byte, 1), stopped: make(chan struct{}, 1)}
+	rp := &reportPipe{r: r, w: w, done: make(chan []byte, 1), stopped: make(chan struct{}, 1), finished: make(chan ptyexec.Result, 1)}
 	go func() {
 		var all []byte
 		sc := bufio.NewScanner(io.LimitReader(r, 1<<20))
@@ -432,9 +433,16 @@ func newReportPipe() (*reportPipe, error) {
 		for sc.Scan() {
 			line := sc.Bytes()
 			all = append(append(all, line...), '\n')
-			if ev, ok := parseEvent(line); ok && ev.Event == "stopped" {
+			ev, ok := parseEvent(line)
+			switch {
+			case ok && ev.Event == "stopped":
 				select {
 				case rp.stopped <- struct{}{}:
+				default:
+				}
+			case ok && ev.Event == "done":
+				select {
+				case rp.finished <- ptyexec.Result{ExitCode: ev.Code, Signal: ev.Signal}:
 				default:
 				}
 			}
@@ -460,6 +468,8 @@ func (rp *reportPipe) close() { rp.r.Close(); rp.w.Close() }
 type reportEvent struct {
 	Event  string `json:"event"`
 	Detail string `json:"detail"`
+	Code   int    `json:"code"`
+	Signal int    `json:"signal"`
 }
 
 func parseEvent(line []byte) (reportEvent, bool) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/plugintest"
 )
@@ -46,5 +47,25 @@ func TestRun_namespaces(t *testing.T) {
 	}
 	if got, want := strings.TrimSpace(string(b)), "1 "+strconv.Itoa(os.Getuid()); got != want {
 		t.Errorf("pid and uid inside = %q, want %q", got, want)
+	}
+}
+
+// A launcher's report that the sandbox is over ends the wait, even while
+// the launcher itself is still on its way out.
+func TestRun_pipesFinishedReport(t *testing.T) {
+	finished := make(chan Result, 1)
+	finished <- Result{ExitCode: 7}
+	devnull, _ := os.Open(os.DevNull)
+	defer devnull.Close()
+	start := time.Now()
+	res, err := Run(t.Context(), sh("sleep 5"), Stdio{In: devnull, Out: devnull, Err: devnull}, Options{Finished: finished})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 7 {
+		t.Errorf("exit = %d, want the reported 7", res.ExitCode)
+	}
+	if time.Since(start) > 3*time.Second {
+		t.Error("Run waited for the process although it had reported")
 	}
 }

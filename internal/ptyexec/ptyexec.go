@@ -57,6 +57,11 @@ type Options struct {
 	// SuspendSelf stops the host until the user resumes it; nil means
 	// SIGSTOP to itself. Tests replace it.
 	SuspendSelf func()
+	// Finished receives the command's status when a sandbox launcher
+	// reports that the sandbox is over, before the launcher itself has
+	// exited (its namespaces' teardown is the kernel's business). Pipes
+	// only; a PTY run waits for the launcher.
+	Finished <-chan Result
 }
 
 // Result is the outcome of a run.
@@ -147,7 +152,7 @@ func runPipes(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts 
 	}
 	stop := forwardSignals(ctx, cmd.Process, false, opts.KillGrace)
 	defer stop()
-	res, err := wait(cmd)
+	res, err := waitOrFinished(cmd, opts.Finished)
 	if relay != nil {
 		res.Tail = relay.finish()
 	}
@@ -196,6 +201,30 @@ func wait(cmd *exec.Cmd) (Result, error) {
 		return Result{}, err
 	}
 	return resultOf(cmd.ProcessState.Sys().(syscall.WaitStatus)), nil
+}
+
+// waitOrFinished waits for cmd, or for its report that it is finished,
+// whichever comes first. A finished launcher is only exiting; it is left
+// to the kernel, and to PR_SET_PDEATHSIG should the host exit first.
+func waitOrFinished(cmd *exec.Cmd, finished <-chan Result) (Result, error) {
+	if finished == nil {
+		return wait(cmd)
+	}
+	type waited struct {
+		res Result
+		err error
+	}
+	ch := make(chan waited, 1)
+	go func() {
+		res, err := wait(cmd)
+		ch <- waited{res, err}
+	}()
+	select {
+	case w := <-ch:
+		return w.res, w.err
+	case res := <-finished:
+		return res, nil
+	}
 }
 
 // resultOf reports a finished process's status as a shell does.

@@ -49,7 +49,7 @@ func stageDegraded(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, err)
 	}
-	code := runAndReap(cfg, rep, listener, false)
+	code, _ := runAndReap(cfg, rep, listener, false)
 	killDescendants()
 	return code
 }

@@ -243,10 +243,28 @@ func stageInit(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, err)
 	}
-	code := runAndReap(cfg, rep, listener, true)
+	code, sig := runAndReap(cfg, rep, listener, true)
 	endNamespace()
 	quarantine(cfg, rep)
+	// Nothing of the sandbox is left but this process, whose exit the
+	// kernel follows with the namespaces' teardown. The host may go on as
+	// soon as it reads "done"; its readers of the command's output see end
+	// of file once these descriptors are gone.
+	releaseStdio()
+	rep.finish(code, sig)
 	return code
+}
+
+// releaseStdio points 0, 1 and 2 at /dev/null.
+func releaseStdio() {
+	null, err := unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	for fd := range 3 {
+		_ = unix.Dup3(null, fd, 0)
+	}
+	unix.Close(null)
 }
 
 // endNamespace kills every other process of the PID namespace and reaps
@@ -301,7 +319,7 @@ func restrict(cfg *Config, namespaces bool) (int, error) {
 // goroutine: below Landlock ABI 8 each thread has its own Landlock domain,
 // and signal scoping lets only the thread that forked the command signal
 // it and its descendants.
-func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) int {
+func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) (code, sig int) {
 	if listener >= 0 {
 		// The command's notified calls wait for this goroutine, which
 		// never runs on the locked thread.
@@ -311,7 +329,7 @@ func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "airlock: %s: command not found\n", cfg.Argv[0])
 		rep.emit(ReportEvent{Event: "exit", Code: exitNotFound, Detail: "command not found"})
-		return exitNotFound
+		return exitNotFound, 0
 	}
 	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if cfg.TTY {
@@ -331,9 +349,9 @@ func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) int {
 		fmt.Fprintf(os.Stderr, "airlock: %s: %v\n", cfg.Argv[0], unwrapPathErr(err))
 		rep.emit(ReportEvent{Event: "exit", Code: exitNoExec, Detail: err.Error()})
 		if errors.Is(err, syscall.ENOENT) {
-			return exitNotFound
+			return exitNotFound, 0
 		}
-		return exitNoExec
+		return exitNoExec, 0
 	}
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, forwarded...)
@@ -378,7 +396,7 @@ func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) int {
 			_ = syscall.Kill(p.Pid, s.(syscall.Signal))
 		case e := <-exited:
 			if e.err != nil {
-				return setupFailed(rep, fmt.Errorf("wait: %w", e.err))
+				return setupFailed(rep, fmt.Errorf("wait: %w", e.err)), 0
 			}
 			code := statusCode(e.ws)
 			ev := ReportEvent{Event: "exit", Code: code}
@@ -386,7 +404,7 @@ func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) int {
 				ev.Signal = int(e.ws.Signal())
 			}
 			rep.emit(ev)
-			return code
+			return code, ev.Signal
 		}
 	}
 }

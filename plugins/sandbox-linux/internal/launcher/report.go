@@ -9,8 +9,8 @@ import (
 
 // ReportEvent is one JSON line the launcher writes to the report pipe.
 type ReportEvent struct {
-	// Event is "setup_error", "mode", "exit", "stopped", "denied" or
-	// "note".
+	// Event is "setup_error", "mode", "exit", "stopped", "denied",
+	// "note" or "done".
 	Event  string `json:"event"`
 	Detail string `json:"detail,omitempty"`
 	Code   int    `json:"code,omitempty"`
@@ -45,6 +45,19 @@ func (r *reporter) emit(ev ReportEvent) {
 	}
 	// One write per line keeps lines whole on a pipe (PIPE_BUF).
 	_, _ = r.f.Write(append(b, '\n'))
+}
+
+// finish reports that the sandbox is over, with the command's status, and
+// closes the pipe: "done" is the last event, written only after nothing of
+// the sandbox is left running and protected names are checked, so the host
+// may act on it without waiting for the launcher's own exit.
+func (r *reporter) finish(code, signal int) {
+	if r == nil || r.f == nil {
+		return
+	}
+	r.emit(ReportEvent{Event: "done", Code: code, Signal: signal})
+	r.f.Close()
+	r.f = nil
 }
 
 // ParseReport reads the report pipe's JSON lines, skipping anything else.
