@@ -72,6 +72,7 @@ proto-check: proto
 
 bench: build
 	./bench/exec.sh
+	./bench/files.sh
 	./bench/check.sh
 	./bench/shell.sh
 	./bench/assess.sh
