@@ -177,7 +177,13 @@ const (
 	ExtraFileUnspecified ExtraFile = iota
 	// ExtraFileReportPipe is the write end of a pipe whose contents the host
 	// hands to Explain as the report. It is passed as descriptor 3 plus its
-	// index in LaunchSpec.ExtraFiles.
+	// index in LaunchSpec.ExtraFiles. The host also reads the first report
+	// pipe while the command runs, one JSON object a line with an "event"
+	// field: "stopped" (the command stopped, Ctrl-Z; the host suspends
+	// itself like a job), "setup_error" with "detail", and "done" with
+	// "code" and "signal", which a launcher writes last, once nothing of
+	// the sandbox runs any more: on pipes the host then ends the run with
+	// that status without waiting for the launcher's own exit.
 	ExtraFileReportPipe
 )
 

@@ -1,8 +1,7 @@
 // Command airlock-sandbox-linux-launcher is the Linux backend's launcher on
 // its own: the same hidden launch mode as airlock-sandbox-linux, built
-// without the plugin SDK, so each of the two launcher stages starts in
-// about a millisecond instead of spending several in gRPC's and protobuf's
-// package initialisation. The backend's launch specs use it when it is
+// without the plugin SDK, so it starts in about a millisecond instead of
+// spending several in gRPC's and protobuf's package initialisation. The backend's launch specs use it when it is
 // installed beside the plugin, and the plugin binary itself otherwise.
 package main
 
