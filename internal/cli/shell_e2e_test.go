@@ -43,12 +43,30 @@ func integratedShell(t *testing.T, e *env, shell string) *tmuxShell {
 	return sh
 }
 
-// run types a line and waits for the prompt to come back.
+// run types a line and waits for the prompt to come back: a second prompt
+// line below the typed one, not the prompt the screen showed before tmux
+// drew the typed keys.
 func (s *tmuxShell) run(line string) {
 	s.t.Helper()
 	s.clear()
 	s.send(line, "Enter")
-	s.waitPrompt()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		lines := strings.Split(strings.TrimRight(s.screen(), "\n"), "\n")
+		prompts := 0
+		for _, l := range lines {
+			if l = strings.TrimRight(l, " "); l == "$" || strings.HasPrefix(l, "$ ") {
+				prompts++
+			}
+		}
+		if prompts >= 2 && strings.TrimRight(lines[len(lines)-1], " ") == "$" {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("no prompt after %q:\n%s", line, s.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 func TestShellIntegration(t *testing.T) {
