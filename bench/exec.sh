@@ -4,15 +4,8 @@
 # baseline the escape suite names), plus Codex and srt when CODEX_BIN /
 # SRT_BIN point at them. Prints a table; run with `make bench`.
 set -eu
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${BIN_DIR:-$here/bin}
+. "$(dirname "$0")/workspace.sh"
 runs=${RUNS:-200}
-ws=$(mktemp -d /var/tmp/airlock-bench.XXXXXX)
-trap 'rm -rf "$ws"' EXIT
-git -C "$ws" init -q
-cd "$ws"
-driver="$ws/.runbench"
-(cd "$here" && go build -o "$driver" ./bench/runbench)
 
 cmds=("bare true=/bin/true")
 if command -v bwrap >/dev/null; then

@@ -4,15 +4,8 @@
 # shell loop, and a local git clone of this repository. Side by side with
 # no sandbox (danger-full-access) and the hardened bubblewrap prefix.
 set -eu
-here=$(cd "$(dirname "$0")/.." && pwd)
-bin=${BIN_DIR:-$here/bin}
+. "$(dirname "$0")/workspace.sh"
 runs=${FILES_RUNS:-5}
-ws=$(mktemp -d /var/tmp/airlock-bench.XXXXXX)
-trap 'rm -rf "$ws"' EXIT
-git -C "$ws" init -q
-cd "$ws"
-driver="$ws/.runbench"
-(cd "$here" && go build -o "$driver" ./bench/runbench)
 cat >"$ws/.files.sh" <<SH
 rm -rf "$ws/d" && mkdir "$ws/d" && cd "$ws/d" && i=0
 while [ \$i -lt 3000 ]; do : > f\$i; i=\$((i+1)); done
