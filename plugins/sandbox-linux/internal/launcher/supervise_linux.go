@@ -170,6 +170,9 @@ func buildNotifyFilter(o notifyOptions) ([]bpf.RawInstruction, error) {
 // stay free of it. It returns the listener, or -1 when the kernel offers
 // none (before 5.0, or inside another sandbox that already listens).
 func installNotifyFilter(o notifyOptions) (int, error) {
+	// The supervisor lets calls continue (SECCOMP_USER_NOTIF_FLAG_CONTINUE),
+	// which Linux 5.5 added; before it a listener could only emulate.
+	o.listen = o.listen && kernelAtLeast(5, 5)
 	for {
 		prog, err := buildNotifyFilter(o)
 		if err != nil {
@@ -296,9 +299,30 @@ func (s *supervisor) run() {
 			return
 		}
 		resp := s.answer(&n)
-		// ENOENT here means the caller died or was interrupted meanwhile.
-		_, _, _ = unix.Syscall(unix.SYS_IOCTL, uintptr(s.fd), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
+		_, _, e = unix.Syscall(unix.SYS_IOCTL, uintptr(s.fd), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
+		if e != 0 && e != unix.ENOENT {
+			// ENOENT means the caller died or was interrupted meanwhile.
+			// Anything else would leave callers waiting for an answer
+			// that never comes: closing the listener fails them, and
+			// every later notified call, with ENOSYS instead.
+			unix.Close(s.fd)
+			return
+		}
 	}
+}
+
+// kernelAtLeast reports whether the running kernel is major.minor or
+// later.
+func kernelAtLeast(major, minor int) bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return false
+	}
+	var maj, mnr int
+	if _, err := fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &maj, &mnr); err != nil {
+		return false
+	}
+	return maj > major || maj == major && mnr >= minor
 }
 
 func (s *supervisor) answer(n *seccompNotif) seccompNotifResp {

@@ -117,3 +117,12 @@ func TestCheckOwnUserNS_refusesTheMachinesNamespace(t *testing.T) {
 		t.Error("checkOwnUserNS accepted the machine's user namespace")
 	}
 }
+
+func TestKernelAtLeast(t *testing.T) {
+	if !kernelAtLeast(2, 6) {
+		t.Error("the running kernel is older than 2.6")
+	}
+	if kernelAtLeast(999, 0) {
+		t.Error("the running kernel is 999.0 or later")
+	}
+}
