@@ -110,12 +110,16 @@ func TestImports(t *testing.T) {
 }
 
 // TestHostLinksNoRPC keeps gRPC, protobuf and go-plugin out of the airlock
-// binary: their package initialisation alone costs milliseconds on every
-// start, and the shell integration starts airlock for every line typed.
-// They belong in airlock-broker.
+// binary and the Linux sandbox's lean launcher: their package
+// initialisation alone costs milliseconds on every start, and the shell
+// integration starts airlock for every line typed, the sandbox a launcher
+// for every command. They belong in airlock-broker and the plugins.
 func TestHostLinksNoRPC(t *testing.T) {
-	for _, goos := range []string{"linux", "darwin"} {
-		cmd := exec.Command("go", "list", "-deps", "./cmd/host")
+	for _, target := range []struct{ goos, pkg string }{
+		{"linux", "./cmd/host"}, {"darwin", "./cmd/host"}, {"linux", "./plugins/sandbox-linux/launcher"},
+	} {
+		goos := target.goos
+		cmd := exec.Command("go", "list", "-deps", target.pkg)
 		cmd.Dir = "../.."
 		cmd.Env = append(cmd.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
 		out, err := cmd.Output()
@@ -125,7 +129,7 @@ func TestHostLinksNoRPC(t *testing.T) {
 		for _, dep := range strings.Fields(string(out)) {
 			for _, banned := range []string{"google.golang.org/grpc", "google.golang.org/protobuf", "github.com/hashicorp/go-plugin", "github.com/hashicorp/go-hclog"} {
 				if dep == banned || strings.HasPrefix(dep, banned+"/") {
-					t.Errorf("GOOS=%s: the airlock binary links %s", goos, dep)
+					t.Errorf("GOOS=%s: %s links %s", goos, target.pkg, dep)
 				}
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
 
 // sysProcAttr starts the command in a new session (with the PTY as its
@@ -22,46 +24,25 @@ type nsAttr struct {
 	caps  []uintptr
 }
 
-var (
-	nsFlags = map[string]uintptr{
-		"user": unix.CLONE_NEWUSER, "mount": unix.CLONE_NEWNS, "pid": unix.CLONE_NEWPID,
-		"ipc": unix.CLONE_NEWIPC, "uts": unix.CLONE_NEWUTS, "net": unix.CLONE_NEWNET,
-		"cgroup": unix.CLONE_NEWCGROUP,
-	}
-	capNumbers = map[string]uintptr{
-		"CAP_SYS_ADMIN": unix.CAP_SYS_ADMIN, "CAP_SETPCAP": unix.CAP_SETPCAP, "CAP_NET_ADMIN": unix.CAP_NET_ADMIN,
-		"CAP_SYS_PTRACE": unix.CAP_SYS_PTRACE,
-		"CAP_SETUID":     unix.CAP_SETUID, "CAP_SETGID": unix.CAP_SETGID, "CAP_SYS_CHROOT": unix.CAP_SYS_CHROOT,
-		"CAP_DAC_OVERRIDE": unix.CAP_DAC_OVERRIDE, "CAP_CHOWN": unix.CAP_CHOWN, "CAP_FOWNER": unix.CAP_FOWNER,
-		"CAP_MKNOD": unix.CAP_MKNOD,
-	}
-)
-
-// namespaceAttr checks and translates the names; the launch spec was
-// validated already, so an unknown name here is a host bug, not a skip.
+// namespaceAttr translates the names; the launch spec was validated
+// already, so an unknown name here is a host bug, not a skip.
 func namespaceAttr(kinds, caps []string) (*nsAttr, error) {
 	if len(kinds) == 0 {
 		return nil, nil
 	}
-	a := &nsAttr{}
-	for _, k := range kinds {
-		f, ok := nsFlags[k]
-		if !ok {
-			return nil, fmt.Errorf("unknown namespace %q", k)
-		}
-		a.flags |= f
+	ns := &sandbox.Namespaces{Kinds: kinds, AmbientCaps: caps}
+	flags, err := ns.CloneFlags()
+	if err != nil {
+		return nil, err
 	}
-	if a.flags&unix.CLONE_NEWUSER == 0 {
+	if flags&unix.CLONE_NEWUSER == 0 {
 		return nil, fmt.Errorf("namespaces without a user namespace")
 	}
-	for _, c := range caps {
-		n, ok := capNumbers[c]
-		if !ok {
-			return nil, fmt.Errorf("unknown capability %q", c)
-		}
-		a.caps = append(a.caps, n)
+	numbers, err := ns.CapNumbers()
+	if err != nil {
+		return nil, err
 	}
-	return a, nil
+	return &nsAttr{flags: flags, caps: numbers}, nil
 }
 
 // apply maps the caller's uid and gid to themselves: the program keeps

@@ -1,6 +1,7 @@
 // Package launcher builds the Linux sandbox and runs the command in it. It
-// is the hidden launch mode of the airlock-sandbox-linux binary, and it
-// imports nothing from the plugin SDK.
+// is the hidden launch mode of the airlock-sandbox-linux binary, and of the
+// SDK it imports only the types (sdk/sandbox), never the gRPC adapters, so
+// the lean launcher binary starts fast.
 //
 // The host normally starts it already in new user, mount, PID, IPC, UTS and
 // (with network off) network namespaces, as the launch spec asks; it is then

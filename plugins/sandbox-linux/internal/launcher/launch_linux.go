@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/airlock-dev/airlock/sdk/sandbox"
 )
 
 // Exit statuses of the launcher itself, as a shell gives them.
@@ -115,9 +117,14 @@ func forward(tty bool, pid int) (stop func()) {
 // the init stage in them, forwards signals and returns the init stage's
 // status.
 func stageOuter(cfg *Config, rep *reporter, enc string) int {
-	var flags uintptr
-	for _, k := range NamespaceKinds(cfg.NetworkOn) {
-		flags |= namespaceFlags[k]
+	ns := &sandbox.Namespaces{Kinds: NamespaceKinds(cfg.NetworkOn), AmbientCaps: InitCaps}
+	flags, err := ns.CloneFlags()
+	if err != nil {
+		return setupFailed(rep, err)
+	}
+	caps, err := ns.CapNumbers()
+	if err != nil {
+		return setupFailed(rep, err)
 	}
 	uid, gid := os.Getuid(), os.Getgid()
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
@@ -137,7 +144,7 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 			// capabilities, the ones the init stage needs survive into it,
 			// in the new user namespace only. The init stage drops them all
 			// before the command starts.
-			AmbientCaps: initCapNumbers(),
+			AmbientCaps: caps,
 			Pdeathsig:   syscall.SIGKILL,
 		},
 	})
@@ -161,21 +168,6 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 		return setupFailed(rep, fmt.Errorf("wait for sandbox: %w", err))
 	}
 	return statusCode(st.Sys().(syscall.WaitStatus))
-}
-
-// namespaceFlags are the clone flags of NamespaceKinds.
-var namespaceFlags = map[string]uintptr{
-	"user": unix.CLONE_NEWUSER, "mount": unix.CLONE_NEWNS, "pid": unix.CLONE_NEWPID,
-	"ipc": unix.CLONE_NEWIPC, "uts": unix.CLONE_NEWUTS, "net": unix.CLONE_NEWNET,
-}
-
-func initCapNumbers() []uintptr {
-	numbers := map[string]uintptr{"CAP_SYS_ADMIN": unix.CAP_SYS_ADMIN, "CAP_SETPCAP": unix.CAP_SETPCAP, "CAP_NET_ADMIN": unix.CAP_NET_ADMIN, "CAP_SYS_PTRACE": unix.CAP_SYS_PTRACE}
-	out := make([]uintptr, 0, len(InitCaps))
-	for _, c := range InitCaps {
-		out = append(out, numbers[c])
-	}
-	return out
 }
 
 // checkOwnUserNS makes sure a launcher that finds itself PID 1 is in a
