@@ -1,7 +1,6 @@
 package ptyexec
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -56,9 +55,4 @@ func (a *nsAttr) apply(s *syscall.SysProcAttr) {
 	s.AmbientCaps = a.caps
 }
 
-// namespacesRefused reports whether starting failed because the kernel
-// refused the namespaces: disabled, limited to zero, or denied by policy.
-func namespacesRefused(err error) bool {
-	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) ||
-		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EUSERS)
-}
+func namespacesRefused(err error) bool { return sandbox.NamespacesRefused(err) }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 
 	"golang.org/x/sys/unix"
@@ -33,6 +34,18 @@ func (n *Namespaces) CloneFlags() (uintptr, error) {
 		flags |= f
 	}
 	return flags, nil
+}
+
+// NamespacesRefused reports whether starting a process in new namespaces
+// failed because the kernel refused them: user namespaces disabled,
+// limited to zero, or denied by policy (AppArmor, seccomp, containers).
+func NamespacesRefused(err error) bool {
+	for _, e := range []error{unix.EPERM, unix.EACCES, unix.ENOSPC, unix.EINVAL, unix.EUSERS} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // CapNumbers returns the numbers of n's ambient capabilities.

@@ -149,7 +149,7 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 		},
 	})
 	if err != nil {
-		if !userNSRefused(err) {
+		if !sandbox.NamespacesRefused(err) {
 			return setupFailed(rep, fmt.Errorf("create namespaces: %w", err))
 		}
 		if cfg.Degraded {
@@ -204,11 +204,6 @@ func quarantine(cfg *Config, rep *reporter) {
 		rep.emit(ReportEvent{Event: "denied", Kind: "write", Op: "create", Path: p, Detail: "created despite protection; moved to " + dst})
 		fmt.Fprintf(os.Stderr, "airlock: %s is protected but appeared during the sandboxed run; moved it to %s\n", p, dst)
 	}
-}
-
-func userNSRefused(err error) bool {
-	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EACCES) ||
-		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EINVAL) || errors.Is(err, syscall.EUSERS)
 }
 
 func statusCode(ws syscall.WaitStatus) int {
