@@ -3,7 +3,8 @@
 // whole process tree (from a cgroup v2 memory.peak when it can make one,
 // else the largest single process). It is the driver behind bench/exec.sh.
 //
-// Usage: runbench -n 200 NAME=COMMAND... (COMMAND is split on spaces).
+// Usage: runbench -n 200 NAME=COMMAND... (COMMAND is split on spaces,
+// except inside single quotes).
 package main
 
 import (
@@ -36,12 +37,50 @@ func main() {
 			fmt.Fprintf(os.Stderr, "runbench: %q is not NAME=COMMAND\n", arg)
 			os.Exit(2)
 		}
-		results = append(results, measure(name, strings.Fields(cmdline), *n, *warm))
+		argv, err := splitArgs(cmdline)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "runbench: %s: %v\n", name, err)
+			os.Exit(2)
+		}
+		results = append(results, measure(name, argv, *n, *warm))
 	}
 	fmt.Printf("%-28s %10s %10s %10s %12s  %s\n", "command", "median", "p90", "mean", "peak mem", "failures")
 	for _, r := range results {
 		fmt.Printf("%-28s %10s %10s %10s %9.1f MiB  %d/%d (%s)\n", r.name, ms(r.median), ms(r.p90), ms(r.mean), float64(r.peakKiB)/1024, r.failures, r.attempts, r.peakHow)
 	}
+}
+
+// splitArgs splits a command line on blanks; a single-quoted part is taken
+// as it is, quotes removed, as a shell would.
+func splitArgs(line string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	in, quoted, inQuote := false, false, false
+	for _, r := range line {
+		switch {
+		case r == '\'':
+			inQuote, in, quoted = !inQuote, true, true
+		case !inQuote && (r == ' ' || r == '\t'):
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in, quoted = false, false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if inQuote {
+		return nil, fmt.Errorf("unterminated quote in %q", line)
+	}
+	if in || quoted {
+		out = append(out, cur.String())
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty command")
+	}
+	return out, nil
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
