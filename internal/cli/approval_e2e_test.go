@@ -39,6 +39,10 @@ func startTmux(t *testing.T, e *env, extraEnv []string, argv ...string) *tmuxShe
 	args = append(args, extraEnv...)
 	s.tmux(append(args, argv...)...)
 	t.Cleanup(func() { exec.Command("tmux", "-S", s.sock, "kill-server").Run() })
+	// tmux 3.3 and later scroll a cleared screen into the history, so a
+	// clear the shell draws after clear-history would bring the old lines
+	// back. Older tmux has no such option and never scrolled.
+	exec.Command("tmux", "-S", s.sock, "set-option", "-w", "-g", "scroll-on-clear", "off").Run()
 	return s
 }
 
@@ -60,11 +64,33 @@ func (s *tmuxShell) screen() string { return s.tmux("capture-pane", "-p", "-S", 
 
 // clear empties the screen and the scrollback with the line editor's
 // clear-screen key, which runs no command and leaves no history.
+//
+// The shell draws the clear when it reads the key, later than tmux takes
+// it, so clear waits to see the visible screen hold only the prompt
+// before it drops the history; otherwise a step could match text left
+// from the one before.
 func (s *tmuxShell) clear() {
 	s.t.Helper()
 	s.send("C-l")
+	s.waitOnly(func() string { return s.tmux("capture-pane", "-p") })
 	s.tmux("clear-history")
-	s.waitPrompt()
+	s.waitOnly(s.screen)
+}
+
+// waitOnly waits until capture shows the prompt and nothing else.
+func (s *tmuxShell) waitOnly(capture func() string) {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		scr := capture()
+		if strings.TrimRight(strings.TrimSpace(scr), " ") == "$" {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the screen did not clear to a lone prompt:\n%s", scr)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // waitFor waits until the screen shows want.
