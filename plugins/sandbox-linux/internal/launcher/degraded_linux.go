@@ -29,6 +29,7 @@ func stageDegraded(cfg *Config, rep *reporter) int {
 	// The command is forked, signalled and cleaned up from this thread,
 	// which carries its Landlock domain (see runAndReap).
 	runtime.LockOSThread()
+	relay := relaySignals(cfg.TTY)
 	rep.emit(ReportEvent{Event: "mode", Detail: "landlock-only: " + strings.Join(LostWithoutNamespaces, "; ")})
 	tmp, err := os.MkdirTemp("", "airlock-tmp-")
 	if err != nil {
@@ -49,7 +50,7 @@ func stageDegraded(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, err)
 	}
-	code, _ := runAndReap(cfg, rep, listener, false)
+	code, _ := runAndReap(cfg, rep, listener, relay, false)
 	killDescendants()
 	return code
 }

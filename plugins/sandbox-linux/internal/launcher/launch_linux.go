@@ -218,6 +218,7 @@ func stageInit(cfg *Config, rep *reporter) int {
 	// The command is forked from this thread, which carries its dropped
 	// credentials; it is never unlocked, so it dies with the process.
 	runtime.LockOSThread()
+	relay := relaySignals(cfg.TTY)
 	if err := buildRoot(cfg); err != nil {
 		return setupFailed(rep, err)
 	}
@@ -230,7 +231,7 @@ func stageInit(cfg *Config, rep *reporter) int {
 	if err != nil {
 		return setupFailed(rep, err)
 	}
-	code, sig := runAndReap(cfg, rep, listener, true)
+	code, sig := runAndReap(cfg, rep, listener, relay, true)
 	endNamespace()
 	quarantine(cfg, rep)
 	// Nothing of the sandbox is left but this process, whose exit the
@@ -298,15 +299,18 @@ func restrict(cfg *Config, namespaces bool) (int, error) {
 }
 
 // runAndReap starts the supervisor on listener (when it is not -1), then
-// the command as a child, and waits for it, reaping any
-// orphan that lands on this process meanwhile. It returns the command's
-// status; the caller exits (or, without namespaces, kills what is left).
+// the command as a child, and waits for it, reaping any orphan that lands
+// on this process meanwhile. It returns the command's status; the caller
+// exits (or, without namespaces, kills what is left).
 //
-// The caller holds runtime.LockOSThread, and every signal is sent from this
-// goroutine: below Landlock ABI 8 each thread has its own Landlock domain,
-// and signal scoping lets only the thread that forked the command signal
-// it and its descendants.
-func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) (code, sig int) {
+// The caller holds runtime.LockOSThread: the command is forked from this
+// thread, which carries its Landlock domain and whose end PR_SET_PDEATHSIG
+// follows, and the wait runs here too, so the command's exit wakes this
+// thread directly instead of passing through another goroutine first (a
+// hand-off that cost about a millisecond on a two-core VM). Signals are
+// forwarded by relay, on another thread: it is in no Landlock domain, so
+// it may signal into the command's.
+func runAndReap(cfg *Config, rep *reporter, listener int, relay *signalRelay, namespaces bool) (code, sig int) {
 	if listener >= 0 {
 		// The command's notified calls wait for this goroutine, which
 		// never runs on the locked thread.
@@ -318,7 +322,8 @@ func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) (code
 		rep.emit(ReportEvent{Event: "exit", Code: exitNotFound, Detail: "command not found"})
 		return exitNotFound, 0
 	}
-	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	pidfd := -1
+	sys := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, PidFD: &pidfd}
 	if cfg.TTY {
 		// As a shell does: the command gets its own process group, in
 		// the foreground of the PTY. Its group then has a parent in the
@@ -326,72 +331,88 @@ func runAndReap(cfg *Config, rep *reporter, listener int, namespaces bool) (code
 		// stops in orphaned groups), and keyboard signals reach only it.
 		sys.Setpgid, sys.Foreground, sys.Ctty = true, true, 0
 	}
-	p, err := os.StartProcess(path, cfg.Argv, &os.ProcAttr{
+	// syscall.ForkExec rather than os.StartProcess, which first checks
+	// that pidfds work by starting and reaping a throwaway child.
+	pid, err := syscall.ForkExec(path, cfg.Argv, &syscall.ProcAttr{
 		Dir:   cfg.Cwd,
 		Env:   os.Environ(),
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Files: []uintptr{0, 1, 2},
 		Sys:   sys,
 	})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "airlock: %s: %v\n", cfg.Argv[0], unwrapPathErr(err))
+		fmt.Fprintf(os.Stderr, "airlock: %s: %v\n", cfg.Argv[0], err)
 		rep.emit(ReportEvent{Event: "exit", Code: exitNoExec, Detail: err.Error()})
 		if errors.Is(err, syscall.ENOENT) {
 			return exitNotFound, 0
 		}
 		return exitNoExec, 0
 	}
+	relay.to(pid, pidfd)
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, syscall.WUNTRACED, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return setupFailed(rep, fmt.Errorf("wait: %w", err)), 0
+		}
+		if wpid != pid {
+			continue // an orphan reparented here
+		}
+		if ws.Stopped() {
+			// Ctrl-Z: the host suspends itself like any job and sends
+			// SIGCONT when the user resumes it.
+			rep.emit(ReportEvent{Event: "stopped", Signal: int(ws.StopSignal())})
+			continue
+		}
+		if !ws.Exited() && !ws.Signaled() {
+			continue
+		}
+		code := statusCode(ws)
+		ev := ReportEvent{Event: "exit", Code: code}
+		if ws.Signaled() {
+			ev.Signal = int(ws.Signal())
+		}
+		rep.emit(ev)
+		return code, ev.Signal
+	}
+}
+
+// signalRelay passes the signals the launcher receives to the command.
+type signalRelay struct {
+	target chan [2]int // the command's pid and pidfd
+}
+
+// relaySignals starts catching the forwarded signals at once, on a
+// goroutine of its own: the first signal.Notify starts the runtime's
+// signal thread, about a millisecond on a small VM, which then overlaps
+// the sandbox's setup. What arrives before the command starts is kept
+// (up to a buffer's worth) and passed on once it has.
+func relaySignals(tty bool) *signalRelay {
+	r := &signalRelay{target: make(chan [2]int, 1)}
+	go r.run(tty)
+	return r
+}
+
+// to names the command. Signals go through its pidfd when there is one,
+// so one that races the command's exit fails instead of reaching a
+// process that took its PID; relaying never stops, so a signal during the
+// launcher's cleanup cannot interrupt it either.
+func (r *signalRelay) to(pid, pidfd int) { r.target <- [2]int{pid, pidfd} }
+
+func (r *signalRelay) run(tty bool) {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, forwarded...)
-	defer signal.Stop(sigs)
-	type exit struct {
-		ws  syscall.WaitStatus
-		err error
-	}
-	exited := make(chan exit, 1)
-	go func() {
-		for {
-			var ws syscall.WaitStatus
-			wpid, err := syscall.Wait4(-1, &ws, syscall.WUNTRACED, nil)
-			if errors.Is(err, syscall.EINTR) {
-				continue
-			}
-			if err != nil {
-				exited <- exit{err: err}
-				return
-			}
-			if wpid != p.Pid {
-				continue
-			}
-			if ws.Stopped() {
-				// Ctrl-Z: the host suspends itself like any job and
-				// sends SIGCONT when the user resumes it.
-				rep.emit(ReportEvent{Event: "stopped", Signal: int(ws.StopSignal())})
-				continue
-			}
-			if ws.Exited() || ws.Signaled() {
-				exited <- exit{ws: ws}
-				return
-			}
+	t := <-r.target
+	for s := range sigs {
+		if tty && fromTTY(s) {
+			continue // the terminal sent it to the command already
 		}
-	}()
-	for {
-		select {
-		case s := <-sigs:
-			if cfg.TTY && fromTTY(s) {
-				continue
-			}
-			_ = syscall.Kill(p.Pid, s.(syscall.Signal))
-		case e := <-exited:
-			if e.err != nil {
-				return setupFailed(rep, fmt.Errorf("wait: %w", e.err)), 0
-			}
-			code := statusCode(e.ws)
-			ev := ReportEvent{Event: "exit", Code: code}
-			if e.ws.Signaled() {
-				ev.Signal = int(e.ws.Signal())
-			}
-			rep.emit(ev)
-			return code, ev.Signal
+		if t[1] >= 0 {
+			_ = unix.PidfdSendSignal(t[1], s.(syscall.Signal), nil, 0)
+		} else {
+			_ = syscall.Kill(t[0], s.(syscall.Signal))
 		}
 	}
 }
