@@ -30,7 +30,8 @@ func main() {
 	n := flag.Int("n", 200, "runs per command")
 	warm := flag.Int("warmup", 10, "untimed runs first")
 	flag.Parse()
-	var results []result
+	var names []string
+	var argvs [][]string
 	for _, arg := range flag.Args() {
 		name, cmdline, ok := strings.Cut(arg, "=")
 		if !ok {
@@ -42,8 +43,9 @@ func main() {
 			fmt.Fprintf(os.Stderr, "runbench: %s: %v\n", name, err)
 			os.Exit(2)
 		}
-		results = append(results, measure(name, argv, *n, *warm))
+		names, argvs = append(names, name), append(argvs, argv)
 	}
+	results := measure(names, argvs, *n, *warm)
 	fmt.Printf("%-28s %10s %10s %10s %12s  %s\n", "command", "median", "p90", "mean", "peak mem", "failures")
 	for _, r := range results {
 		fmt.Printf("%-28s %10s %10s %10s %9.1f MiB  %d/%d (%s)\n", r.name, ms(r.median), ms(r.p90), ms(r.mean), float64(r.peakKiB)/1024, r.failures, r.attempts, r.peakHow)
@@ -85,35 +87,57 @@ func splitArgs(line string) ([]string, error) {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
-func measure(name string, argv []string, n, warm int) result {
-	r := result{name: name, attempts: n}
-	for range warm {
-		_ = exec.Command(argv[0], argv[1:]...).Run()
+// measure times every command n times. The runs are interleaved, one of
+// each command in turn, so a machine that gets busier or quieter during
+// the benchmark shifts every row alike and the rows stay comparable.
+func measure(names []string, argvs [][]string, n, warm int) []result {
+	results := make([]result, len(names))
+	times := make([][]time.Duration, len(names))
+	for i, name := range names {
+		results[i] = result{name: name, attempts: n}
+		for range warm {
+			_ = exec.Command(argvs[i][0], argvs[i][1:]...).Run()
+		}
 	}
-	var times []time.Duration
 	for range n {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		start := time.Now()
-		err := cmd.Run()
-		times = append(times, time.Since(start))
-		if err != nil {
-			r.failures++
-		}
-		if cmd.ProcessState == nil {
-			continue // it did not start; counted as a failure
-		}
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > r.peakKiB {
-			r.peakKiB, r.peakHow = ru.Maxrss, "largest process"
+		for i, argv := range argvs {
+			d, err := runOnce(argv, &results[i])
+			times[i] = append(times[i], d)
+			if err != nil {
+				results[i].failures++
+			}
 		}
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	var sum time.Duration
-	for _, t := range times {
-		sum += t
+	for i, argv := range argvs {
+		r := &results[i]
+		ts := times[i]
+		sort.Slice(ts, func(a, b int) bool { return ts[a] < ts[b] })
+		var sum time.Duration
+		for _, t := range ts {
+			sum += t
+		}
+		if len(ts) > 0 {
+			r.median, r.p90, r.mean = ts[len(ts)/2], ts[len(ts)*9/10], sum/time.Duration(len(ts))
+		}
+		if kib, ok := cgroupPeak(argv); ok {
+			r.peakKiB, r.peakHow = kib, "cgroup peak, whole tree"
+		}
 	}
-	r.median, r.p90, r.mean = times[len(times)/2], times[len(times)*9/10], sum/time.Duration(len(times))
-	if kib, ok := cgroupPeak(argv); ok {
-		r.peakKiB, r.peakHow = kib, "cgroup peak, whole tree"
+	return results
+}
+
+// runOnce runs argv once and returns its wall time; it keeps the largest
+// process's peak memory in r for when no cgroup can measure the tree.
+func runOnce(argv []string, r *result) (time.Duration, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if cmd.ProcessState == nil {
+		return d, err // it did not start; counted as a failure
 	}
-	return r
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > r.peakKiB {
+		r.peakKiB, r.peakHow = ru.Maxrss, "largest process"
+	}
+	return d, err
 }

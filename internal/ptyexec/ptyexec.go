@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"sync"
 	"syscall"
@@ -85,7 +84,7 @@ func Run(ctx context.Context, spec Spec, stdio Stdio, opts Options) (Result, err
 	if opts.KillGrace <= 0 {
 		opts.KillGrace = 3 * time.Second
 	}
-	cmd := &exec.Cmd{Path: spec.Argv[0], Args: spec.Argv, Env: spec.Env, Dir: spec.Dir, ExtraFiles: spec.ExtraFiles}
+	cmd := &command{argv: spec.Argv, env: spec.Env, dir: spec.Dir, extra: spec.ExtraFiles}
 	ns, err := namespaceAttr(spec.Namespaces, spec.AmbientCaps)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
@@ -96,35 +95,45 @@ func Run(ctx context.Context, spec Spec, stdio Stdio, opts Options) (Result, err
 	return runPipes(ctx, cmd, ns, stdio, opts)
 }
 
+// command is what Run starts: the spec, the three standard files and the
+// process attributes.
+type command struct {
+	argv, env             []string
+	dir                   string
+	stdin, stdout, stderr *os.File
+	extra                 []*os.File
+	sys                   *syscall.SysProcAttr
+}
+
+func (c *command) start(sys *syscall.SysProcAttr) (*proc, error) {
+	files := append([]*os.File{c.stdin, c.stdout, c.stderr}, c.extra...)
+	return startProc(c.argv, c.env, c.dir, files, sys)
+}
+
 // start starts cmd in the namespaces ns asks for, and without them when
 // the kernel refuses (user namespaces disabled or restricted): the
-// program asked for them only to save itself the work. It returns the
-// command that runs, which is a fresh one after a refusal (an exec.Cmd
-// starts once).
-func start(cmd *exec.Cmd, ns *nsAttr) (*exec.Cmd, error) {
+// program asked for them only to save itself the work.
+func start(cmd *command, ns *nsAttr) (*proc, error) {
 	if ns == nil {
-		return cmd, cmd.Start()
+		return cmd.start(cmd.sys)
 	}
-	base := *cmd.SysProcAttr
-	ns.apply(cmd.SysProcAttr)
-	err := cmd.Start()
+	with := *cmd.sys
+	ns.apply(&with)
+	p, err := cmd.start(&with)
 	if err == nil || !namespacesRefused(err) {
-		return cmd, err
+		return p, err
 	}
-	// A failed Start leaves the caller's own files open.
-	again := &exec.Cmd{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Dir: cmd.Dir,
-		Stdin: cmd.Stdin, Stdout: cmd.Stdout, Stderr: cmd.Stderr, ExtraFiles: cmd.ExtraFiles, SysProcAttr: &base}
-	return again, again.Start()
+	return cmd.start(cmd.sys)
 }
 
 // runPipes hands the command the caller's own descriptors: output is
 // byte-identical, stdout and stderr stay apart, and `$(…)`, pipes and
 // redirections behave as without airlock.
-func runPipes(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Options) (Result, error) {
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdio.In, stdio.Out, stdio.Err
+func runPipes(ctx context.Context, cmd *command, ns *nsAttr, stdio Stdio, opts Options) (Result, error) {
+	cmd.stdin, cmd.stdout, cmd.stderr = stdio.In, stdio.Out, stdio.Err
 	// A new session: no controlling terminal, so the command can neither
 	// push input into the user's terminal nor signal the caller's group.
-	cmd.SysProcAttr = sysProcAttr(false)
+	cmd.sys = sysProcAttr(false)
 	// Keep the end of stderr for Explain by relaying it, but only where
 	// that changes nothing the caller can see: stderr is its own stream,
 	// not a terminal and not the same file as stdout (whose interleaving a
@@ -134,15 +143,15 @@ func runPipes(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts 
 		r, w, err := os.Pipe()
 		if err == nil {
 			relay = &stderrRelay{r: r, tail: newTail(opts.TailBytes), done: make(chan struct{})}
-			cmd.Stderr = w
+			cmd.stderr = w
 			go relay.run(stdio.Err)
 		}
 	}
-	cmd, err := start(cmd, ns)
+	p, err := start(cmd, ns)
 	if relay != nil {
 		// Only the command holds the write end from here on, so the relay
 		// sees end of file when the command and its children are done.
-		cmd.Stderr.(*os.File).Close()
+		cmd.stderr.Close()
 	}
 	if err != nil {
 		if relay != nil {
@@ -150,9 +159,10 @@ func runPipes(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts 
 		}
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
-	stop := forwardSignals(ctx, cmd.Process, false, opts.KillGrace)
+	defer p.release()
+	stop := forwardSignals(ctx, p, false, opts.KillGrace)
 	defer stop()
-	res, err := waitOrFinished(cmd, opts.Finished)
+	res, err := waitOrFinished(p, opts.Finished)
 	if relay != nil {
 		res.Tail = relay.finish()
 	}
@@ -194,21 +204,20 @@ func sameFile(a, b *os.File) bool {
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
-func wait(cmd *exec.Cmd) (Result, error) {
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
+func wait(p *proc) (Result, error) {
+	ws, err := p.wait()
+	if err != nil {
 		return Result{}, err
 	}
-	return resultOf(cmd.ProcessState.Sys().(syscall.WaitStatus)), nil
+	return resultOf(ws), nil
 }
 
 // waitOrFinished waits for cmd, or for its report that it is finished,
 // whichever comes first. A finished launcher is only exiting; it is left
 // to the kernel, and to PR_SET_PDEATHSIG should the host exit first.
-func waitOrFinished(cmd *exec.Cmd, finished <-chan Result) (Result, error) {
+func waitOrFinished(p *proc, finished <-chan Result) (Result, error) {
 	if finished == nil {
-		return wait(cmd)
+		return wait(p)
 	}
 	type waited struct {
 		res Result
@@ -216,7 +225,7 @@ func waitOrFinished(cmd *exec.Cmd, finished <-chan Result) (Result, error) {
 	}
 	ch := make(chan waited, 1)
 	go func() {
-		res, err := wait(cmd)
+		res, err := wait(p)
 		ch <- waited{res, err}
 	}()
 	select {
@@ -239,7 +248,7 @@ func resultOf(ws syscall.WaitStatus) Result {
 // terminal already delivers keyboard signals to the command, and raw mode
 // means the host sees none; SIGTERM and SIGHUP are forwarded, and if the
 // command ignores them it is killed after grace.
-func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Duration) (stop func()) {
+func forwardSignals(ctx context.Context, p *proc, tty bool, grace time.Duration) (stop func()) {
 	sigs := []os.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGUSR2}
 	if !tty {
 		sigs = append(sigs, syscall.SIGINT, syscall.SIGQUIT)
@@ -253,14 +262,14 @@ func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Dur
 		for {
 			select {
 			case s := <-ch:
-				_ = p.Signal(s)
+				_ = p.signal(s.(syscall.Signal))
 				if (s == syscall.SIGTERM || s == syscall.SIGHUP) && killAt == nil {
 					killAt = time.After(grace)
 				}
 			case <-killAt:
-				_ = p.Kill()
+				_ = p.signal(syscall.SIGKILL)
 			case <-ctx.Done():
-				_ = p.Signal(syscall.SIGTERM)
+				_ = p.signal(syscall.SIGTERM)
 				if killAt == nil {
 					killAt = time.After(grace)
 				}
@@ -274,7 +283,7 @@ func forwardSignals(ctx context.Context, p *os.Process, tty bool, grace time.Dur
 
 // runPTY runs the command on a new PTY, with the user's terminal in raw
 // mode for exactly as long as the command runs.
-func runPTY(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Options) (res Result, err error) {
+func runPTY(ctx context.Context, cmd *command, ns *nsAttr, stdio Stdio, opts Options) (res Result, err error) {
 	master, slave, err := pty.Open()
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: open pty: %v", ErrStart, err)
@@ -283,21 +292,22 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Op
 	if cols, rows, err := term.Size(stdio.Out); err == nil {
 		_ = pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = sysProcAttr(true)
+	cmd.stdin, cmd.stdout, cmd.stderr = slave, slave, slave
+	cmd.sys = sysProcAttr(true)
 	raw, err := term.MakeRaw(stdio.In)
 	if err != nil {
 		slave.Close()
 		return Result{}, fmt.Errorf("%w: raw mode: %v", ErrStart, err)
 	}
 	defer raw.Restore()
-	if cmd, err = start(cmd, ns); err != nil {
-		slave.Close()
+	p, err := start(cmd, ns)
+	slave.Close()
+	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
-	slave.Close()
+	defer p.release()
 
-	stopSig := forwardSignals(ctx, cmd.Process, true, opts.KillGrace)
+	stopSig := forwardSignals(ctx, p, true, opts.KillGrace)
 	defer stopSig()
 	stopWinch := forwardResize(stdio.Out, master)
 	defer stopWinch()
@@ -310,8 +320,8 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Op
 	}()
 	in, err := newInputCopier(stdio.In, master)
 	if err != nil {
-		_ = cmd.Process.Kill()
-		_, _ = wait(cmd)
+		_ = p.signal(syscall.SIGKILL)
+		_, _ = wait(p)
 		return Result{}, fmt.Errorf("%w: %v", ErrStart, err)
 	}
 	defer func() { in.stop() }()
@@ -347,9 +357,9 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Op
 		if fg, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPGRP); err == nil && fg > 0 {
 			_ = syscall.Kill(-fg, syscall.SIGCONT)
 		}
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGCONT)
+		_ = syscall.Kill(-p.pid, syscall.SIGCONT)
 	}
-	res, err = waitJob(cmd, opts.Stopped, suspend)
+	res, err = waitJob(p, opts.Stopped, suspend)
 	// Stop reading the user's keyboard before anything else: keys typed
 	// from now on belong to the shell.
 	in.stop()
@@ -363,7 +373,7 @@ func runPTY(ctx context.Context, cmd *exec.Cmd, ns *nsAttr, stdio Stdio, opts Op
 
 // waitJob waits for the command on a PTY, suspending the host whenever the
 // command stops, as seen directly or as reported through stopped.
-func waitJob(cmd *exec.Cmd, stopped <-chan struct{}, suspend func()) (Result, error) {
+func waitJob(p *proc, stopped <-chan struct{}, suspend func()) (Result, error) {
 	type status struct {
 		ws  syscall.WaitStatus
 		err error
@@ -373,7 +383,7 @@ func waitJob(cmd *exec.Cmd, stopped <-chan struct{}, suspend func()) (Result, er
 	go func() {
 		for {
 			var ws syscall.WaitStatus
-			_, err := syscall.Wait4(cmd.Process.Pid, &ws, syscall.WUNTRACED, nil)
+			_, err := syscall.Wait4(p.pid, &ws, syscall.WUNTRACED, nil)
 			if errors.Is(err, syscall.EINTR) {
 				continue
 			}
@@ -384,7 +394,6 @@ func waitJob(cmd *exec.Cmd, stopped <-chan struct{}, suspend func()) (Result, er
 			<-resume
 		}
 	}()
-	defer func() { _ = cmd.Process.Release() }()
 	for {
 		select {
 		case <-stopped:

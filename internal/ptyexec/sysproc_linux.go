@@ -56,3 +56,9 @@ func (a *nsAttr) apply(s *syscall.SysProcAttr) {
 }
 
 func namespacesRefused(err error) bool { return sandbox.NamespacesRefused(err) }
+
+// wantPidfd asks the clone for a pidfd, stored in *fd (left at -1 by
+// kernels before 5.2).
+func wantPidfd(s *syscall.SysProcAttr, fd *int) { s.PidFD = fd }
+
+func pidfdSignal(fd int, sig syscall.Signal) error { return unix.PidfdSendSignal(fd, sig, nil, 0) }

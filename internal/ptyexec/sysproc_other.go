@@ -19,3 +19,8 @@ func namespaceAttr([]string, []string) (*nsAttr, error) { return nil, nil }
 func (*nsAttr) apply(*syscall.SysProcAttr) {}
 
 func namespacesRefused(error) bool { return false }
+
+// wantPidfd does nothing: there are no pidfds here, so fd stays -1.
+func wantPidfd(*syscall.SysProcAttr, *int) {}
+
+func pidfdSignal(int, syscall.Signal) error { return syscall.ENOSYS }
