@@ -5,9 +5,10 @@
 // connection built by go-plugin's test harness, so the conversion code on
 // both sides of the wire is exercised too. With [Options.Enforce] set, the
 // kit also executes the launch specs the backend returns and checks from
-// outside that the policy held: the exit status came through, writes
-// inside the writable roots worked, writes outside, to protected names and
-// reads of denied paths failed, and no TCP connection reached the host.
+// outside that the policy held: the exit status came through, a SIGTERM
+// sent to the launched program reached the command, writes inside the
+// writable roots worked, writes outside, to protected names and reads of
+// denied paths failed, and no TCP connection reached the host.
 //
 //	func TestConformance(t *testing.T) {
 //		sandboxtest.Run(t, func(testing.TB) sandbox.Sandbox { return mybackend.New() },
@@ -240,6 +241,13 @@ type runResult struct {
 // execute runs script under the backend with policy pol in w.ws.
 func execute(t *testing.T, sb sandbox.Sandbox, opts Options, w world, pol sandbox.Policy, script string) runResult {
 	t.Helper()
+	return executeWith(t, sb, opts, w, pol, script, nil)
+}
+
+// executeWith is execute with started, when not nil, called on its own
+// goroutine with the launched process once it runs.
+func executeWith(t *testing.T, sb sandbox.Sandbox, opts Options, w world, pol sandbox.Policy, script string, started func(*os.Process)) runResult {
+	t.Helper()
 	req := &sandbox.PrepareRequest{
 		Command: sandbox.Command{Argv: []string{"/bin/sh", "-c", script}, Cwd: w.ws, Env: opts.Env},
 		Policy:  pol,
@@ -269,7 +277,13 @@ func execute(t *testing.T, sb sandbox.Sandbox, opts Options, w world, pol sandbo
 		go func() { _, _ = r.WriteTo(discard{}) }()
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	err = cmd.Run()
+	err = cmd.Start()
+	if err == nil {
+		if started != nil {
+			go started(cmd.Process)
+		}
+		err = cmd.Wait()
+	}
 	for _, p := range pipes {
 		p.Close()
 	}
@@ -303,6 +317,22 @@ var enforceCases = []enforceCase{
 		w := newWorld(t)
 		if r := execute(t, sb, o, w, wsPolicy(w), "exit 7"); r.code != 7 {
 			t.Errorf("exit 7 gave %d (stderr %q)", r.code, r.stderr)
+		}
+	}},
+	{"Signal_reachesCommand", func(t *testing.T, sb sandbox.Sandbox, o Options) {
+		// A host forwards SIGTERM to the program it launched; whatever
+		// stages the backend's launcher has, the command must get it.
+		w := newWorld(t)
+		ready := filepath.Join(w.ws, "ready")
+		script := "trap 'echo got-term; exit 42' TERM; echo > ready; while :; do sleep 0.05; done"
+		r := executeWith(t, sb, o, w, wsPolicy(w), script, func(p *os.Process) {
+			for deadline := time.Now().Add(20 * time.Second); !exists(ready) && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			_ = p.Signal(syscall.SIGTERM)
+		})
+		if r.code != 42 || !strings.Contains(r.stdout, "got-term") {
+			t.Errorf("SIGTERM to the launched process: exit %d, stdout %q, stderr %q; want the command's TERM trap to run and exit 42", r.code, r.stdout, r.stderr)
 		}
 	}},
 	{"Stdio_staysApart", func(t *testing.T, sb sandbox.Sandbox, o Options) {

@@ -99,20 +99,6 @@ func fromTTY(s os.Signal) bool {
 	return false
 }
 
-func forward(tty bool, pid int) (stop func()) {
-	ch := make(chan os.Signal, 16)
-	signal.Notify(ch, forwarded...)
-	go func() {
-		for s := range ch {
-			if tty && fromTTY(s) {
-				continue
-			}
-			_ = syscall.Kill(pid, s.(syscall.Signal))
-		}
-	}()
-	return func() { signal.Stop(ch) }
-}
-
 // stageOuter runs in the host's PTY. It creates the namespaces by starting
 // the init stage in them, forwards signals and returns the init stage's
 // status.
@@ -161,8 +147,7 @@ func stageOuter(cfg *Config, rep *reporter, enc string) int {
 		fmt.Fprintf(os.Stderr, "airlock: refused: %s\n", msg)
 		return exitSetup
 	}
-	stop := forward(cfg.TTY, p.Pid)
-	defer stop()
+	relaySignals(cfg.TTY).to(p.Pid, -1)
 	st, err := p.Wait()
 	if err != nil {
 		return setupFailed(rep, fmt.Errorf("wait for sandbox: %w", err))
@@ -395,8 +380,9 @@ func relaySignals(tty bool) *signalRelay {
 	return r
 }
 
-// to names the command. Signals go through its pidfd when there is one,
-// so one that races the command's exit fails instead of reaching a
+// to names the process to pass signals to: the command, or from the outer
+// stage the init stage. Signals go through its pidfd when there is one
+// (-1 otherwise), so one that races its exit fails instead of reaching a
 // process that took its PID; relaying never stops, so a signal during the
 // launcher's cleanup cannot interrupt it either.
 func (r *signalRelay) to(pid, pidfd int) { r.target <- [2]int{pid, pidfd} }
