@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,7 +219,7 @@ func (l *loader) loadFile(path string, project bool) error {
 		return fmt.Errorf("%w: %s: %v; fix the TOML syntax", ErrInvalid, path, err)
 	}
 	m := map[string]any{}
-	for _, key := range sortedKeys(layer.All()) {
+	for _, key := range slices.Sorted(maps.Keys(layer.All())) {
 		line := keyLine(data, key)
 		where := fmt.Sprintf("%s:%d", path, line)
 		f, ok := lookupField(key)
@@ -404,15 +406,6 @@ func trustedRoot(trusted []string, cwd, home string) string {
 		}
 	}
 	return best
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // keyLine finds the line that sets a flattened key in TOML text, following

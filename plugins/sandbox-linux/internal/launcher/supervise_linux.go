@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -116,7 +117,8 @@ func buildNotifyFilter(o notifyOptions) ([]bpf.RawInstruction, error) {
 	a.ld(offArch)
 	a.jeq(auditArch, "", "allow")
 	a.ld(offNr)
-	for _, nr := range sortedKeys(reportedSyscalls) {
+	// In order, so the filter is the same program on every run.
+	for _, nr := range slices.Sorted(maps.Keys(reportedSyscalls)) {
 		a.jeq(uint32(nr), deny, "")
 	}
 	if o.listen {
@@ -225,17 +227,6 @@ type seccompNotifResp struct {
 const maxReported = 48
 
 type fileID struct{ dev, ino uint64 }
-
-// sortedKeys returns the system call numbers in order, so the filter is
-// the same program on every run.
-func sortedKeys(m map[uintptr]string) []uintptr {
-	keys := make([]uintptr, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 func idOf(p string) (fileID, bool) {
 	var st unix.Stat_t
